@@ -1,0 +1,80 @@
+// The package as users get it: pack it, lint the tarball (publint, attw),
+// install it into a fresh project, import it by name, run it against a local
+// server, bundle it with esbuild and hold each entry point to its size budget.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const work = join(root, '.tmp', 'package-check');
+const run = (cmd, args, cwd = root) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+const npmBin = (name) => join(root, 'node_modules', '.bin', name);
+
+rmSync(work, { recursive: true, force: true });
+mkdirSync(join(work, 'consumer'), { recursive: true });
+
+const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work]));
+const tarball = join(work, packed[0].filename);
+console.log(`packed ${packed[0].filename}: ${packed[0].entryCount} files, ${(packed[0].size / 1024).toFixed(1)} KB`);
+
+console.log(run(npmBin('publint'), ['run', tarball, '--strict']).trim());
+console.log(run(npmBin('attw'), [tarball, '--profile', 'esm-only', '--format', 'table-flipped']).trim());
+
+// A fresh project that installs the tarball and imports pollite by name.
+const consumer = join(work, 'consumer');
+writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--offline', tarball], consumer);
+const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', 'pollite', 'package.json'), 'utf8'));
+const entries = Object.keys(manifest.exports).filter((key) => key !== './package.json');
+
+writeFileSync(
+  join(consumer, 'smoke.mjs'),
+  `import { createServer } from 'node:http';
+import * as pollite from 'pollite';
+const { poll, parseRetryAfter, fullJitter } = pollite;
+let n = 0;
+const server = createServer((req, res) => {
+  n += 1;
+  if (n === 1) { res.writeHead(503, { 'retry-after': '0' }); return res.end(); }
+  if (req.headers['if-none-match'] === '"a"') { res.writeHead(304); return res.end(); }
+  res.writeHead(200, { 'content-type': 'application/json', etag: '"a"' });
+  res.end(JSON.stringify({ status: n >= 4 ? 'done' : 'running' }));
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const url = 'http://127.0.0.1:' + server.address().port;
+const statuses = [];
+const job = await poll(url, { interval: 10, conditional: false, isDone: (j) => j.status === 'done',
+  onEvent: (e) => e.type === 'response' && statuses.push(e.status) });
+server.close();
+if (job.status !== 'done' || statuses.join() !== '503,200,200,200') throw new Error('smoke poll failed: ' + statuses);
+if (parseRetryAfter('2') !== 2000 || typeof fullJitter({ base: 1, cap: 2 }) !== 'function') throw new Error('smoke api failed');
+console.log('import { poll } from "pollite" works from the installed tarball: ' + Object.keys(pollite).length + ' exports');
+`,
+);
+console.log(run('node', ['smoke.mjs'], consumer).trim());
+
+// Bundle sizes: minified + gzipped, as a user's bundler would ship them.
+const budgets = JSON.parse(readFileSync(join(root, 'size-budget.json'), 'utf8'));
+const { build } = await import('esbuild');
+let failed = false;
+for (const [label, { code, budget, target }] of Object.entries(budgets)) {
+  const result = await build({
+    stdin: { contents: code, resolveDir: consumer, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    external: ['react', 'react-dom', '@tanstack/query-core', 'node:*'],
+    logLevel: 'silent',
+  });
+  const bytes = gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
+  const verdict = bytes <= budget ? 'ok' : 'OVER BUDGET';
+  if (bytes > budget) failed = true;
+  console.log(`size ${label}: ${bytes} B min+gz (budget ${budget} B${target ? `, target ${target} B` : ''}) ${verdict}`);
+}
+console.log(`entry points: ${entries.join(', ')}`);
+rmSync(work, { recursive: true, force: true });
+if (failed) process.exit(1);

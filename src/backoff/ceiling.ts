@@ -1,0 +1,28 @@
+import type { BackoffOptions } from './types.js';
+
+/** The validated, resolved form of {@link BackoffOptions}. */
+export interface ResolvedBackoff {
+  base: number;
+  cap: number;
+  random: () => number;
+}
+
+const isDuration = (value: unknown): value is number =>
+  typeof value === 'number' && value >= 0 && Number.isFinite(value);
+
+/** Validates backoff options at factory time, so a bad `base` fails where it was written. */
+export function resolveBackoff(options: BackoffOptions | undefined): ResolvedBackoff {
+  const { base, cap, random } = options ?? ({} as BackoffOptions);
+  if (!isDuration(base)) throw new TypeError('Expected `base` to be a finite number >= 0');
+  if (!isDuration(cap)) throw new TypeError('Expected `cap` to be a finite number >= 0');
+  if (base > cap) throw new TypeError('Expected `base` to be <= `cap`');
+  if (random !== undefined && typeof random !== 'function') {
+    throw new TypeError('Expected `random` to be a function');
+  }
+  // Late binding keeps spies on Math.random working.
+  return { base, cap, random: random ?? (() => Math.random()) };
+}
+
+/** `min(cap, base * 2 ** (attempt - 1))`: the exponential ceiling of retry `attempt`. */
+export const ceiling = ({ base, cap }: ResolvedBackoff, attempt: number): number =>
+  Math.min(cap, base * 2 ** (Math.max(1, attempt) - 1));

@@ -1,0 +1,23 @@
+/**
+ * A backoff strategy: given the retry number (1 for the first retry), the
+ * number of milliseconds to wait before it.
+ *
+ * @example
+ * const backoff: Backoff = fullJitter({ base: 500, cap: 10_000 });
+ * backoff(1); // somewhere in [0, 500)
+ */
+export type Backoff = (attempt: number) => number;
+
+/** Options shared by the exponential strategies. */
+export interface BackoffOptions {
+  /** Ceiling of the first retry's wait, in ms. */
+  base: number;
+  /** Largest ceiling any retry may reach, in ms. Must be `>= base`. */
+  cap: number;
+  /**
+   * Source of randomness in `[0, 1)`; inject a fixed function for
+   * deterministic tests.
+   * @default Math.random
+   */
+  random?: () => number;
+}

@@ -1,0 +1,16 @@
+import { fullJitter } from '../backoff/full-jitter.js';
+import type { Backoff } from '../backoff/types.js';
+
+/** Every default of `poll`, in one frozen place. */
+export const POLL_DEFAULTS = Object.freeze({
+  // pacing
+  interval: 2000,
+  maxAttempts: 8,
+  maxRetryAfter: 300_000,
+  // behaviour
+  pauseWhenHidden: true,
+  conditional: true,
+});
+
+/** `poll`'s default backoff; a factory, because strategies may hold state. */
+export const pollBackoff = (): Backoff => fullJitter({ base: 2000, cap: 30_000 });

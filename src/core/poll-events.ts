@@ -1,0 +1,25 @@
+/**
+ * What a poller reports through `onEvent`, so a UI or a log can show what it
+ * is doing and when it will act next. Times are epoch ms, durations ms.
+ */
+export type PollEvent =
+  /** A request is about to go out. `attempt`: consecutive failures so far. */
+  | { type: 'request'; attempt: number; conditional: boolean }
+  /** Any response arrived: 2xx, 304 and errors alike. `ms`: time since the request left. */
+  | { type: 'response'; status: number; ms: number }
+  /** A failure; the next request goes out at `at`. `retryAfter`: the parsed value used, or null. */
+  | {
+      type: 'retry';
+      attempt: number;
+      delay: number;
+      at: number;
+      reason: 'network' | 'timeout' | 'status';
+      status?: number;
+      retryAfter: number | null;
+    }
+  /** The interval wait after a 2xx or 304. */
+  | { type: 'wait'; delay: number; at: number }
+  /** Polling paused because the page is hidden. */
+  | { type: 'pause'; reason: 'hidden' }
+  /** Polling resumed after a pause. */
+  | { type: 'resume' };

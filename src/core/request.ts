@@ -1,0 +1,24 @@
+/** Builds the arguments of each poll request from the caller's input and init. */
+export interface RequestFactory {
+  /** The absolute URL, for error messages. */
+  url: string;
+  /** Fresh `fetch` arguments carrying `etag` (when given) as If-None-Match. */
+  args(etag: string | null, signal: AbortSignal): [string | URL | Request, RequestInit];
+}
+
+export function requestFactory(input: string | URL | Request, init: RequestInit): RequestFactory {
+  const isRequest = typeof input === 'object' && !(input instanceof URL);
+  const headers = new Headers(isRequest ? input.headers : undefined);
+  new Headers(init.headers).forEach((value, key) => headers.set(key, value));
+  const base = (globalThis as { location?: { href?: string } }).location?.href;
+  const url = isRequest ? input.url : new URL(input, base).href;
+  return {
+    url,
+    args(etag, signal) {
+      const requestHeaders = new Headers(headers);
+      if (etag !== null) requestHeaders.set('if-none-match', etag);
+      // A Request's body can be read once, so every attempt sends a clone.
+      return [isRequest ? input.clone() : input, { ...init, headers: requestHeaders, signal }];
+    },
+  };
+}

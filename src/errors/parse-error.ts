@@ -1,0 +1,22 @@
+import { hasErrorName, PolliteError } from './pollite-error.js';
+
+/** A 2xx response whose body could not be parsed. */
+export class ParseError extends PolliteError {
+  /** The URL that answered. */
+  readonly url: string;
+  /** The response's status. */
+  readonly status: number;
+  /** The response's `Content-Type`, or `null` when it sent none. */
+  readonly contentType: string | null;
+
+  constructor(response: Response, url: string, cause: unknown) {
+    const contentType = response.headers.get('content-type');
+    super(`Could not parse the HTTP ${response.status} body from ${url} (${contentType ?? 'no content type'})`, { cause });
+    this.url = url;
+    this.status = response.status;
+    this.contentType = contentType;
+  }
+}
+
+/** Realm-safe guard for {@link ParseError}. */
+export const isParseError = (error: unknown): error is ParseError => hasErrorName(error, 'ParseError');

@@ -1,0 +1,19 @@
+import { hasErrorName, PolliteError } from './pollite-error.js';
+
+/** `poll` saw more consecutive failures than `maxAttempts` allows. */
+export class PollGaveUpError extends PolliteError {
+  /** Counted consecutive failures: `maxAttempts + 1`. */
+  readonly attempts: number;
+  /** Status of the last failure, or `undefined` for a network failure or timeout. */
+  readonly status: number | undefined;
+
+  constructor(attempts: number, status: number | undefined, cause: unknown) {
+    super(`Polling gave up after ${attempts} consecutive failures${status ? ` (last: HTTP ${status})` : ''}`, { cause });
+    this.attempts = attempts;
+    this.status = status;
+  }
+}
+
+/** Realm-safe guard for {@link PollGaveUpError}. */
+export const isPollGaveUpError = (error: unknown): error is PollGaveUpError =>
+  hasErrorName(error, 'PollGaveUpError');

@@ -1,0 +1,34 @@
+import { ParseError } from '../errors/parse-error.js';
+
+/** Cancels a body nobody will read, so the connection can be reused. */
+export function discardBody(response: Response): void {
+  try {
+    if (!response.bodyUsed) response.body?.cancel().catch(() => undefined);
+  } catch {
+    // A locked or already-cancelled stream: nothing left to free.
+  }
+}
+
+/** The default parser: JSON, with 204 and 205 read as `undefined`. */
+export async function parseJson(response: Response): Promise<unknown> {
+  if (response.status === 204 || response.status === 205) {
+    discardBody(response);
+    return undefined;
+  }
+  return JSON.parse(await response.text()) as unknown;
+}
+
+/** Runs `parse`, turning its failure into a {@link ParseError} that names the response. */
+export async function parseWith<T>(
+  parse: (response: Response) => Promise<T>,
+  response: Response,
+  url: string,
+  signal: AbortSignal,
+): Promise<T> {
+  try {
+    return await parse(response);
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw new ParseError(response, url, error);
+  }
+}
