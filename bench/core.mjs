@@ -1,0 +1,113 @@
+// `npm run bench`: what politeness costs the client.
+//   1. CPU per poll iteration, relative to a bare fetch loop sending the
+//      same requests (same headers, same JSON parsing, same 0 ms pause),
+//      measured in alternating rounds in this run (target: <= 1.10x).
+//   2. Heap after 100,000 iterations sharing one AbortSignal (target: flat),
+//      and the listeners left on that signal (target: 0).
+//   3. min+gz size of `import { poll } from 'pollite'` (target: <= 2 KB).
+// The server runs in a child process so only the client's CPU is counted.
+import { fork } from 'node:child_process';
+import { getEventListeners } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { poll } from '../dist/index.js';
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 4000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const HEAP_ITERATIONS = Number(process.env.BENCH_HEAP_ITERATIONS ?? 100_000);
+
+const server = fork(fileURLToPath(new URL('./fixtures/job-server.mjs', import.meta.url)), ['10']);
+const { port } = await new Promise((resolve) => server.once('message', resolve));
+const url = `http://127.0.0.1:${port}/jobs/1`;
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The baseline: what a careful hand-written loop does, minus all politeness.
+ * With `cancellable`, each request also carries a fresh AbortSignal, the
+ * least any loop that can be stopped must do (undici leaks listeners onto a
+ * signal reused across requests, so it must be fresh).
+ */
+async function bareLoop(n, cancellable = false) {
+  let etag = null;
+  for (let i = 0; i < n; i += 1) {
+    const headers = etag ? { 'if-none-match': etag } : {};
+    const response = await fetch(url, cancellable ? { headers, signal: new AbortController().signal } : { headers });
+    if (response.status === 200) {
+      etag = response.headers.get('etag');
+      await response.json();
+    } else {
+      await response.body?.cancel();
+    }
+    await pause();
+  }
+}
+
+async function pollLoop(n, signal) {
+  let left = n;
+  await poll(url, { interval: 0, signal, onEvent: (e) => e.type === 'response' && (left -= 1), isDone: () => left <= 0 })
+    .catch((error) => error);
+  // isDone only sees 2xx bodies: finish the count with whatever is left.
+  while (left > 0) {
+    await poll(url, { interval: 0, signal, onEvent: (e) => e.type === 'response' && (left -= 1), isDone: () => left <= 0 });
+  }
+}
+
+const cpu = async (fn) => {
+  const start = process.cpuUsage();
+  await fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000; // ms
+};
+
+// Warm both paths up (JIT, connection pool).
+await bareLoop(500);
+await pollLoop(500);
+
+const bare = [];
+const cancellable = [];
+const polite = [];
+for (let round = 0; round < ROUNDS; round += 1) {
+  bare.push(await cpu(() => bareLoop(ITERATIONS)));
+  cancellable.push(await cpu(() => bareLoop(ITERATIONS, true)));
+  polite.push(await cpu(() => pollLoop(ITERATIONS)));
+}
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const perBare = (median(bare) / ITERATIONS) * 1000;
+const perPoll = (median(polite) / ITERATIONS) * 1000;
+const perCancellable = (median(cancellable) / ITERATIONS) * 1000;
+console.log(`CPU per iteration (median of ${ROUNDS} rounds x ${ITERATIONS}):`);
+console.log(`  bare fetch loop   ${perBare.toFixed(1)} µs`);
+console.log(`  + AbortSignal     ${perCancellable.toFixed(1)} µs`);
+console.log(`  poll()            ${perPoll.toFixed(1)} µs`);
+console.log(`  ratio             ${(perPoll / perBare).toFixed(3)}x vs bare (target <= 1.10x), ${(perPoll / perCancellable).toFixed(3)}x vs bare + AbortSignal`);
+
+// Heap: one AbortSignal reused by every iteration.
+const controller = new AbortController();
+const heap = () => {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  return process.memoryUsage().heapUsed / 1024 / 1024;
+};
+await pollLoop(10_000, controller.signal);
+const before = heap();
+await pollLoop(HEAP_ITERATIONS, controller.signal);
+const after = heap();
+console.log(`Heap with one AbortSignal${globalThis.gc ? '' : ' (run with --expose-gc for exact figures)'}:`);
+console.log(`  after 10,000 iterations   ${before.toFixed(2)} MB`);
+console.log(`  after ${(10_000 + HEAP_ITERATIONS).toLocaleString('en')} iterations  ${after.toFixed(2)} MB   (growth ${(after - before).toFixed(2)} MB)`);
+console.log(`  listeners left on the signal: ${getEventListeners(controller.signal, 'abort').length}`);
+
+const bundled = await build({
+  stdin: { contents: "import { poll } from './dist/index.js'; globalThis.poll = poll;", resolveDir: fileURLToPath(new URL('..', import.meta.url)) },
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  write: false,
+  logLevel: 'silent',
+});
+const size = gzipSync(bundled.outputFiles[0].contents, { level: 9 }).length;
+console.log(`Bundle: import { poll } from 'pollite' = ${size} B min+gz (target <= 2048 B; ky 8.9 KB, @tanstack/query-core 9.2 KB)`);
+
+server.send('stop');
