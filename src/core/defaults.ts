@@ -1,5 +1,6 @@
 import { fullJitter } from '../backoff/full-jitter.js';
 import type { Backoff } from '../backoff/types.js';
+import type { Environment } from '../env/environment.js';
 
 /** Every default of `poll`, in one frozen place. */
 export const POLL_DEFAULTS = Object.freeze({
@@ -12,5 +13,6 @@ export const POLL_DEFAULTS = Object.freeze({
   conditional: true,
 });
 
-/** `poll`'s default backoff; a factory, because strategies may hold state. */
-export const pollBackoff = (): Backoff => fullJitter({ base: 2000, cap: 30_000 });
+/** `poll`'s default backoff; a factory, because strategies may hold state. Draws from `env.random`, so virtual time stays deterministic. */
+export const pollBackoff = (env: Pick<Environment, 'random'>): Backoff =>
+  fullJitter({ base: 2000, cap: 30_000, random: () => env.random() });

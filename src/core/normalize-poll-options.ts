@@ -50,14 +50,15 @@ export function normalizePollOptions<T>(options: PollOptions<T> | undefined): No
   const given = validateOptions(options as PollOptions, POLL_SPEC) as PollOptions<T>;
   const fetchImpl = given.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw new TypeError('Expected `fetch` to be a function: this runtime has none');
+  const env = resolveEnvironment(given.env);
   return {
     ...POLL_DEFAULTS,
     isDone: () => false,
-    backoff: given.backoff ?? pollBackoff(),
+    backoff: given.backoff ?? pollBackoff(env),
     parse: parseJson as (response: Response) => Promise<T>,
     init: {},
     ...given,
     fetch: fetchImpl,
-    env: resolveEnvironment(given.env),
+    env,
   };
 }

@@ -31,7 +31,7 @@ export interface PollOptions<T = unknown> {
   maxAttempts?: number;
   /**
    * Extra wait after the n-th consecutive failure, on top of `interval`.
-   * @default fullJitter({ base: 2000, cap: 30000 })
+   * @default fullJitter({ base: 2000, cap: 30000 }), drawing from `env.random`
    */
   backoff?: Backoff;
   /**
