@@ -14,7 +14,7 @@ export default tseslint.config(
   },
   {
     // The core runs everywhere: no Node built-ins, no process.env.
-    files: ['src/core/**', 'src/backoff/**', 'src/env/**', 'src/errors/**', 'src/http/**', 'src/index.ts'],
+    files: ['src/core/**', 'src/backoff/**', 'src/env/**', 'src/errors/**', 'src/http/**', 'src/retry/**', 'src/index.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['node:*'] }],
       'no-restricted-globals': ['error', 'process', 'Buffer'],

@@ -5,6 +5,12 @@ export { poll } from './core/poll.js';
 export type { PollOptions } from './core/poll-options.js';
 export type { PollEvent } from './core/poll-events.js';
 
+export { retry } from './retry/retry.js';
+export type { RetryOptions, FetchRetryOptions, FetchWithRetryInit, RetryContext, RetryInfo } from './retry/retry-options.js';
+export { isRetryableError } from './retry/is-retryable-error.js';
+export { createRetryBudget } from './retry/retry-budget.js';
+export type { RetryBudget, RetryBudgetOptions } from './retry/retry-budget.js';
+
 export { sleep } from './env/sleep.js';
 export { whenVisible } from './env/when-visible.js';
 export type { Environment } from './env/environment.js';

@@ -22,6 +22,20 @@ export interface RetryPolicy {
   isRetryableStatus(status: number): boolean;
 }
 
+/**
+ * What a shared retry budget can pay right now: a snapshot the caller takes
+ * just before deciding, so the decision stays pure. The caller withdraws the
+ * returned `cost` itself.
+ */
+export interface BudgetQuote {
+  /** Tokens in the budget now. */
+  available: number;
+  /** Tokens a retry costs. */
+  retryCost: number;
+  /** Tokens a retry after a timeout costs. */
+  timeoutCost: number;
+}
+
 /** The verdict on a failed attempt. */
 export type RetryDecision =
   | {
@@ -34,8 +48,10 @@ export type RetryDecision =
       status?: number;
       /** The parsed Retry-After that paced this wait, ms; null when backoff chose it. */
       retryAfter: number | null;
+      /** Tokens to withdraw from the budget for this retry; only when a budget was quoted. */
+      cost?: number;
     }
-  | { retry: false; failures: number; reason: 'not-retryable' | 'exhausted'; status?: number };
+  | { retry: false; failures: number; reason: 'not-retryable' | 'exhausted' | 'budget'; status?: number };
 
 /** How far above the server's Retry-After a client may land: the spread that breaks lockstep. */
 export const RETRY_AFTER_SPREAD = 0.2;
@@ -58,6 +74,8 @@ const checkedBackoff = (ms: number): number => {
  *   never less than `interval`; counted only when `countPaced`.
  * - Otherwise: count the failure; past `maxFailures` stop; else wait
  *   `interval + backoff(failures)`.
+ * - With a `budget` quote, a retry the budget cannot pay (a timeout costs
+ *   `timeoutCost`, anything else `retryCost`) stops with reason `budget`.
  */
 export function retryDecision(
   outcome: FailureOutcome,
@@ -65,6 +83,7 @@ export function retryDecision(
   policy: RetryPolicy,
   now: number,
   random: number,
+  budget?: BudgetQuote,
 ): RetryDecision {
   const status = outcome.type === 'status' ? outcome.status : undefined;
   if (status !== undefined && !policy.isRetryableStatus(status)) {
@@ -77,6 +96,10 @@ export function retryDecision(
   if (failures > policy.maxFailures) {
     return { retry: false, failures, reason: 'exhausted', ...(status === undefined ? {} : { status }) };
   }
+  const cost = budget && (outcome.type === 'timeout' ? budget.timeoutCost : budget.retryCost);
+  if (budget && budget.available < cost!) {
+    return { retry: false, failures, reason: 'budget', ...(status === undefined ? {} : { status }) };
+  }
   const delay = paced
     ? Math.max(policy.interval, Math.min(policy.maxRetryAfter, retryAfter + retryAfter * RETRY_AFTER_SPREAD * random))
     : policy.interval + checkedBackoff(policy.backoff(failures));
@@ -87,5 +110,6 @@ export function retryDecision(
     reason: outcome.type,
     ...(status === undefined ? {} : { status }),
     retryAfter,
+    ...(cost === undefined ? {} : { cost }),
   };
 }

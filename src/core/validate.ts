@@ -7,6 +7,20 @@ const KINDS = {
   object: [(v: unknown) => typeof v === 'object' && v !== null, 'an object'],
   // Duck-typed, so signals of other realms pass.
   signal: [(v: unknown) => typeof (v as AbortSignal | null)?.addEventListener === 'function' && 'aborted' in (v as object), 'an AbortSignal'],
+  strings: [(v: unknown) => Array.isArray(v) && v.every((item) => typeof item === 'string'), 'an array of strings'],
+  statuses: [
+    (v: unknown) => Array.isArray(v) && v.every((code) => Number.isInteger(code) && code >= 100 && code <= 599),
+    'an array of HTTP status codes (integers 100-599)',
+  ],
+  'boolean-or-string': [(v: unknown) => typeof v === 'boolean' || (typeof v === 'string' && v !== ''), 'a boolean or a non-empty string'],
+  // Duck-typed, so a budget made by another copy of pollite (or your own) passes.
+  budget: [
+    (v: unknown) =>
+      typeof (v as { withdraw?: unknown } | null)?.withdraw === 'function' &&
+      typeof (v as { refund?: unknown }).refund === 'function' &&
+      typeof (v as { available?: unknown }).available === 'number',
+    'a RetryBudget (see createRetryBudget)',
+  ],
 } as const satisfies Record<string, readonly [(value: unknown) => boolean, string]>;
 
 /** The kind of one option. */

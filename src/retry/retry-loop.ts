@@ -1,0 +1,130 @@
+import { retryDecision, type FailureOutcome, type RetryPolicy } from '../core/retry-decision.js';
+import { abortable, linkedController } from '../env/abortable.js';
+import { sleepIn } from '../env/sleep.js';
+import { startTimer } from '../env/timer.js';
+import { isTimeoutError, timeoutError } from '../errors/timeout-error.js';
+import { linkSignals } from './link-signals.js';
+import type { NormalizedRetryOptions } from './normalize-retry-options.js';
+import type { RetryContext } from './retry-options.js';
+
+/** A value that an attempt produced but that is a failure all the same (a 503 response). */
+export interface FailedValue {
+  /** What `shouldRetry`, `onRetry` and a deadline's `cause` see. */
+  error: unknown;
+  outcome: FailureOutcome;
+}
+
+/** What one caller of the loop (`retry`, `fetchWithRetry`) plugs into it. */
+export interface RetryLoopSpec<T> {
+  /** Runs one attempt. */
+  attempt(ctx: RetryContext): Promise<T>;
+  /** Whether this call may be retried at all (fetch: the method and body allow it). @default true */
+  retryable?: boolean;
+  /** Classes a value as a failure; `undefined` when it is a result. @default every value is a result */
+  failureOf?(value: T): FailedValue | undefined;
+  /** Frees a failed value before retrying (fetch: cancels the body). */
+  discard?(value: T): void;
+}
+
+type AttemptResult<T> = { value: T; failure?: FailedValue } | { error: unknown; failure: FailedValue };
+
+const noop = (): void => undefined;
+
+/** Reads a Retry-After from an error carrying a response (HttpError, ky's HTTPError...), so `retry` honours it too. */
+function errorOutcome(error: unknown, timedOut: boolean): FailureOutcome {
+  if (timedOut || isTimeoutError(error) || (error as { code?: unknown } | null)?.code === 'ETIMEDOUT') {
+    return { type: 'timeout', error };
+  }
+  const response = (error as { response?: { status?: unknown; headers?: { get?: unknown } } } | null)?.response;
+  if (typeof response?.status === 'number' && typeof response.headers?.get === 'function') {
+    return { type: 'status', status: response.status, retryAfter: (response as Response).headers.get('retry-after') };
+  }
+  return { type: 'network', error };
+}
+
+/**
+ * The retry loop shared by `retry` and `fetchWithRetry`: attempts, waits
+ * decided by `retryDecision`, the total deadline, per-attempt timeouts,
+ * the shared budget and cancellation. Leaves no timer or listener behind.
+ */
+export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetryOptions, policy: RetryPolicy): Promise<T> {
+  const aborted = o.signals.find((signal) => signal.aborted);
+  if (aborted) throw aborted.reason;
+  const loop = linkSignals(o.signals);
+  const signal = loop.controller.signal;
+  const { env } = o;
+  let lastError: unknown;
+  const deadline = o.timeout === undefined ? Infinity : env.now() + o.timeout;
+  const stopDeadline =
+    o.timeout === undefined
+      ? noop
+      : startTimer(env, o.timeout, () =>
+          loop.controller.abort(timeoutError(`Retrying timed out after ${o.timeout} ms`, lastError)),
+        );
+
+  const runAttempt = async (attempt: number): Promise<AttemptResult<T>> => {
+    const child = linkedController(signal);
+    let timedOut = false;
+    const stopAttemptTimer =
+      o.attemptTimeout === undefined
+        ? noop
+        : startTimer(env, o.attemptTimeout, () => {
+            timedOut = true;
+            child.controller.abort(timeoutError(`Attempt timed out after ${o.attemptTimeout} ms`));
+          });
+    try {
+      const value = await abortable(spec.attempt({ attempt, signal: child.controller.signal }), child.controller.signal);
+      const failure = spec.failureOf?.(value);
+      return failure ? { value, failure } : { value };
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      const reported = timedOut ? child.controller.signal.reason : error;
+      return { error: reported, failure: { error: reported, outcome: errorOutcome(reported, timedOut) } };
+    } finally {
+      stopAttemptTimer();
+      child.release();
+    }
+  };
+
+  // How the call ends when no retry follows: the failed value itself (a last
+  // 503 response) or the error, in its original identity.
+  const settle = (result: AttemptResult<T>): T => {
+    if ('error' in result) throw result.error;
+    return result.value;
+  };
+
+  try {
+    let failures = 0;
+    for (let attempt = 0; ; attempt += 1) {
+      const result = await runAttempt(attempt);
+      const { failure } = result;
+      if (!failure) {
+        o.budget?.refund();
+        return (result as { value: T }).value;
+      }
+      lastError = failure.error;
+      const wanted =
+        spec.retryable !== false &&
+        (failure.outcome.type === 'timeout' || (await o.shouldRetry(failure.error, { attempt })));
+      if (signal.aborted) throw signal.reason;
+      if (!wanted) {
+        // Ending in anything but a retryable failure counts as a success.
+        if (spec.retryable !== false) o.budget?.refund();
+        return settle(result);
+      }
+      const decision = retryDecision(failure.outcome, failures, policy, env.now(), env.random(), o.budget);
+      if (!decision.retry) return settle(result);
+      if (env.now() + decision.delay > deadline) {
+        throw timeoutError(`Retrying would wait past its ${o.timeout} ms deadline`, lastError);
+      }
+      if (o.budget && !o.budget.withdraw(decision.cost ?? 0)) return settle(result);
+      if ('value' in result) spec.discard?.(result.value);
+      failures = decision.failures;
+      o.onRetry?.({ error: failure.error, attempt: attempt + 1, delay: decision.delay });
+      await sleepIn(env, decision.delay, signal);
+    }
+  } finally {
+    stopDeadline();
+    loop.release();
+  }
+}

@@ -1,0 +1,112 @@
+import type { Backoff } from '../backoff/types.js';
+import type { Environment } from '../env/environment.js';
+import type { RetryBudget } from './retry-budget.js';
+
+/** What `retry` hands to each attempt. */
+export interface RetryContext {
+  /** 0 on the first try, n on the n-th retry. */
+  attempt: number;
+  /**
+   * Aborts when the caller aborts, the total `timeout` passes or this
+   * attempt's `attemptTimeout` passes: hand it to `fetch` and friends.
+   */
+  signal: AbortSignal;
+}
+
+/** What `onRetry` learns about each retry, before its wait. */
+export interface RetryInfo {
+  /** The failure being retried; for `fetchWithRetry`'s statuses, an `HttpError` whose body is discarded. */
+  error: unknown;
+  /** The retry about to happen: 1 for the first. */
+  attempt: number;
+  /** The wait before it, ms. */
+  delay: number;
+}
+
+/** Options of {@link retry}. Validated when `retry` is called. */
+export interface RetryOptions {
+  /**
+   * Retries after the first try: at most `retries + 1` attempts.
+   * @default 3
+   */
+  retries?: number;
+  /**
+   * Wait before the n-th retry (n = 1 for the first), ms. A valid
+   * Retry-After on a retried response (or an error's `response`) overrides it.
+   * @default fullJitter({ base: 500, cap: 10000 }), drawing from `env.random`
+   */
+  backoff?: Backoff;
+  /**
+   * Which failures are worth another try. `attempt` is the attempt that
+   * failed. Timed-out attempts (`attemptTimeout`) are always retried, and
+   * aborts never are, whatever this says.
+   * @default isRetryableError (for `fetchWithRetry`: also every response in `statusCodes`)
+   * @example shouldRetry: (error) => isRetryableError(error) || error instanceof MyFlakyError
+   */
+  shouldRetry?: (error: unknown, ctx: { attempt: number }) => boolean | Promise<boolean>;
+  /** Called before each retry's wait. */
+  onRetry?: (info: RetryInfo) => void;
+  /** Aborts the attempt in flight and any wait; the call rejects with `signal.reason`. */
+  signal?: AbortSignal;
+  /**
+   * Total deadline for all attempts and waits, ms. A wait that would end
+   * after it is not started; the call rejects with a `TimeoutError`
+   * DOMException whose `cause` is the last failure.
+   * @default none
+   */
+  timeout?: number;
+  /**
+   * Deadline of each attempt, ms: its signal aborts with a `TimeoutError`
+   * and the attempt counts as a retryable failure.
+   * @default none
+   */
+  attemptTimeout?: number;
+  /**
+   * A {@link RetryBudget} shared with other calls: a retry is attempted only
+   * if the budget can pay for it.
+   * @default none (every call retries on its own)
+   */
+  budget?: RetryBudget;
+  /**
+   * Clock, timers and randomness. Defaults to the real ones; tests and the
+   * simulator inject virtual ones.
+   * @default the real `Date.now`, `setTimeout`, `clearTimeout`, `Math.random`
+   */
+  env?: Partial<Environment>;
+}
+
+/** Options of {@link fetchWithRetry}, passed as `init.retry`. */
+export interface FetchRetryOptions extends RetryOptions {
+  /**
+   * Methods retried. POST and PATCH are never retried without an
+   * `idempotencyKey`, even when listed; with one they always are.
+   * @default ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']
+   */
+  methods?: string[];
+  /**
+   * Statuses retried; any other response resolves at once.
+   * @default [408, 429, 500, 502, 503, 504]
+   */
+  statusCodes?: number[];
+  /**
+   * Longest wait a Retry-After header may impose, ms.
+   * @default 300000
+   */
+  maxRetryAfter?: number;
+  /**
+   * Sends the same `Idempotency-Key` header on every attempt of this call,
+   * which makes POST and PATCH safe to retry: `true` generates a random
+   * UUID per call (keeping an `Idempotency-Key` header you set yourself), a
+   * string is used as is.
+   * @default none: writes are sent once
+   */
+  idempotencyKey?: boolean | string;
+  /**
+   * The fetch to use.
+   * @default globalThis.fetch, looked up when `fetchWithRetry` is called
+   */
+  fetch?: typeof fetch;
+}
+
+/** The second argument of {@link fetchWithRetry}: fetch's own, plus `retry`. */
+export type FetchWithRetryInit = RequestInit & { retry?: FetchRetryOptions };

@@ -1,0 +1,40 @@
+import type { RetryPolicy } from '../core/retry-decision.js';
+import { normalizeRetryOptions } from './normalize-retry-options.js';
+import type { RetryContext, RetryOptions } from './retry-options.js';
+import { runRetryLoop } from './retry-loop.js';
+
+/**
+ * Calls `fn` until it resolves, retrying the failures `shouldRetry` accepts
+ * (network failures, timeouts and retryable `HttpError`s by default) after
+ * `backoff(n)`, at most `retries` times. An error carrying a `response`
+ * with a valid Retry-After is retried after that long instead (at least
+ * that, at most 1.2 times that).
+ *
+ * Resolves with `fn`'s value. Rejects with the last error itself (not a
+ * wrapper) once retries are exhausted, the budget cannot pay or the error
+ * is not retryable; with a `TimeoutError` DOMException (`timeout`, `cause`:
+ * the last error); or with `signal.reason` on abort, without calling `fn`
+ * when the signal is already aborted. Bad options reject with a `TypeError`
+ * before `fn` is called.
+ *
+ * @example
+ * const user = await retry(async ({ signal }) => {
+ *   const response = await fetch('/api/user', { signal });
+ *   if (!response.ok) throw new HttpError(response);
+ *   return response.json();
+ * }, { retries: 5, timeout: 10_000 });
+ */
+export async function retry<T>(fn: (ctx: RetryContext) => Promise<T>, options?: RetryOptions): Promise<T> {
+  if (typeof fn !== 'function') throw new TypeError('Expected `fn` to be a function');
+  const o = normalizeRetryOptions(options);
+  const policy: RetryPolicy = {
+    maxFailures: o.retries,
+    backoff: o.backoff,
+    maxRetryAfter: o.maxRetryAfter,
+    interval: 0,
+    countPaced: true,
+    // `shouldRetry` has already accepted the error; the decision only paces it.
+    isRetryableStatus: () => true,
+  };
+  return runRetryLoop({ attempt: async (ctx) => fn(ctx) }, o, policy);
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { HttpError, isRetryableError } from '../../src/index.js';
+
+const withCode = (code: string, message = code): Error => Object.assign(new Error(message), { code });
+const fetchFailed = (cause: unknown): TypeError => new TypeError('fetch failed', { cause });
+/** An error as another realm (iframe, worker, second copy) would make it: same name, other class. */
+const foreign = (name: string, message: string, extra: object = {}): object => Object.assign(Object.create(null), { name, message, ...extra });
+
+describe('isRetryableError', () => {
+  it.each([
+    ['undici ECONNRESET', fetchFailed(withCode('ECONNRESET', 'read ECONNRESET'))],
+    ['undici ECONNREFUSED (AggregateError)', fetchFailed(Object.assign(new AggregateError([withCode('ECONNREFUSED')]), { code: 'ECONNREFUSED' }))],
+    ['undici socket', fetchFailed(withCode('UND_ERR_SOCKET', 'other side closed'))],
+    ['undici connect timeout', fetchFailed(withCode('UND_ERR_CONNECT_TIMEOUT'))],
+    ['undici headers timeout', fetchFailed(withCode('UND_ERR_HEADERS_TIMEOUT'))],
+    ['undici without a cause', new TypeError('fetch failed')],
+    ['node ETIMEDOUT', withCode('ETIMEDOUT')],
+    ['node EPIPE', withCode('EPIPE')],
+    ['node EAI_AGAIN', withCode('EAI_AGAIN')],
+    ['nested cause', new Error('wrapped', { cause: fetchFailed(withCode('ECONNRESET')) })],
+    ['chromium', new TypeError('Failed to fetch')],
+    ['firefox', new TypeError('NetworkError when attempting to fetch resource.')],
+    ['safari', new TypeError('Load failed')],
+    ['deno', new TypeError('error sending request for url (http://127.0.0.1:1/): client error (Connect)')],
+    ['bun refused', withCode('ConnectionRefused', 'Unable to connect. Is the computer able to access the url?')],
+    ['bun closed', withCode('ConnectionClosed', 'The socket connection was closed unexpectedly.')],
+    ['per-attempt timeout', new DOMException('Attempt timed out', 'TimeoutError')],
+    ['HttpError 503', new HttpError(new Response(null, { status: 503 }), 'http://x/')],
+    ['HttpError 429', new HttpError(new Response(null, { status: 429 }), 'http://x/')],
+    ['foreign TypeError', foreign('TypeError', 'Failed to fetch')],
+    ['foreign HttpError 502', foreign('HttpError', 'HTTP 502', { status: 502 })],
+    ['foreign TimeoutError', foreign('TimeoutError', 'timed out')],
+  ])('true for %s', (_label, error) => {
+    expect(isRetryableError(error)).toBe(true);
+  });
+
+  it.each([
+    ['AbortError', new DOMException('aborted', 'AbortError')],
+    ['foreign AbortError', foreign('AbortError', 'This operation was aborted')],
+    ['HttpError 404', new HttpError(new Response(null, { status: 404 }), 'http://x/')],
+    ['HttpError 400', new HttpError(new Response(null, { status: 400 }), 'http://x/')],
+    ['unknown DNS name', fetchFailed(withCode('ENOTFOUND', 'getaddrinfo ENOTFOUND nope.invalid'))],
+    ['undici bad argument', fetchFailed(withCode('UND_ERR_INVALID_ARG'))],
+    ['bad URL', new TypeError('Failed to parse URL from nope')],
+    ['a bug', new RangeError('Invalid array length')],
+    ['a plain TypeError', new TypeError("Cannot read properties of undefined (reading 'x')")],
+    ['a string', 'fetch failed'],
+    ['null', null],
+    ['undefined', undefined],
+  ])('false for %s', (_label, error) => {
+    expect(isRetryableError(error)).toBe(false);
+  });
+
+  it('survives a cyclic cause chain', () => {
+    const a = new Error('a') as Error & { cause?: unknown };
+    a.cause = a;
+    expect(isRetryableError(a)).toBe(false);
+  });
+});
