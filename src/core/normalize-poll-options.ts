@@ -58,7 +58,8 @@ export function normalizePollOptions<T>(options: PollOptions<T> | undefined): No
     parse: parseJson as (response: Response) => Promise<T>,
     init: {},
     ...given,
-    fetch: fetchImpl,
+    // Called detached: browsers and workerd throw "Illegal invocation" when fetch runs with an options object as `this`.
+    fetch: (input, init) => fetchImpl(input, init),
     env,
   };
 }
