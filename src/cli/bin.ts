@@ -1,0 +1,28 @@
+// The `pollite` executable (bundled to dist/cli.js): wires the process to `main`.
+import { EXIT, Interrupted } from './exit-codes.js';
+import { main } from './main.js';
+
+const controller = new AbortController();
+const onSignal = (name: 'SIGINT' | 'SIGTERM'): void => {
+  // A second Ctrl-C while shutting down means "now".
+  if (controller.signal.aborted) process.exit(new Interrupted(name).exitCode);
+  controller.abort(new Interrupted(name));
+};
+process.on('SIGINT', () => onSignal('SIGINT'));
+process.on('SIGTERM', () => onSignal('SIGTERM'));
+// A closed pipe (`pollite ... | head -1`) is not an error worth a stack trace.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
+
+const flush = (stream: NodeJS.WriteStream): Promise<void> => new Promise((resolve) => stream.write('', () => resolve()));
+
+let code: number;
+try {
+  code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal });
+} catch (error) {
+  process.stderr.write(`pollite: unexpected error (a bug in pollite, please report it)\n${(error as Error)?.stack ?? String(error)}\n`);
+  code = EXIT.software;
+}
+await Promise.all([flush(process.stdout), flush(process.stderr)]);
+// Exit now rather than wait for idle keep-alive sockets and timers to drain.
+process.exit(code);

@@ -1,0 +1,40 @@
+import { isHttpError, isParseError, isPollGaveUpError, isTimeoutError } from '../index.js';
+
+/** The exit codes of `pollite`, as documented in the README. */
+export const EXIT = Object.freeze({
+  /** An `--until` condition (or, without one, any 2xx) matched. */
+  ok: 0,
+  /** A `--fail-when` condition matched. */
+  failed: 1,
+  /** A status that is not retried, an unparsable body, or too many consecutive failures. */
+  http: 2,
+  /** A bug in pollite itself (EX_SOFTWARE). */
+  software: 70,
+  /** A usage error (EX_USAGE). */
+  usage: 64,
+  /** `--timeout` passed, as timeout(1) reports it. */
+  timeout: 124,
+  /** Interrupted by Ctrl-C: 128 + SIGINT. */
+  interrupted: 130,
+  /** Stopped by SIGTERM: 128 + SIGTERM. */
+  terminated: 143,
+});
+
+/** Why the command was stopped from outside; used as the abort reason of its signal. */
+export class Interrupted extends Error {
+  readonly exitCode: number;
+
+  constructor(signalName: 'SIGINT' | 'SIGTERM') {
+    super(signalName === 'SIGINT' ? 'interrupted' : 'terminated');
+    this.name = 'Interrupted';
+    this.exitCode = signalName === 'SIGINT' ? EXIT.interrupted : EXIT.terminated;
+  }
+}
+
+/** The exit code for an error `poll` rejected with. */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof Interrupted) return error.exitCode;
+  if (isTimeoutError(error)) return EXIT.timeout;
+  if (isHttpError(error) || isPollGaveUpError(error) || isParseError(error)) return EXIT.http;
+  return EXIT.software;
+}

@@ -1,0 +1,134 @@
+import { isPollGaveUpError, poll } from '../index.js';
+import type { CliIo } from './cli-io.js';
+import { colorsFor } from './display/colors.js';
+import { silentDisplay, type Display, type OutputStream } from './display/display.js';
+import { liveLine } from './display/live-line.js';
+import { plainLines } from './display/plain-lines.js';
+import { matchCondition, type Condition } from './condition.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import { formatBytes, formatElapsed, plural } from './format.js';
+import { redactedHeaderLines } from './headers.js';
+import { instrumentedFetch, networkErrorText } from './instrumented-fetch.js';
+import { pollTracker, type PollCounters } from './poll-tracker.js';
+
+/** `pollite <url>` after its arguments were parsed and checked. */
+export interface PollCommand {
+  url: string;
+  until: readonly Condition[];
+  failWhen: readonly Condition[];
+  interval: number;
+  timeout?: number | undefined;
+  requestTimeout?: number | undefined;
+  /** Given explicitly; otherwise 8, or unlimited under `timeout`. */
+  maxAttempts?: number | undefined;
+  headers: Headers;
+  etag: boolean;
+  json: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  color: boolean;
+}
+
+/** What the demo needs besides the command: its own fetch (to measure) and the outcome. */
+export interface PollCommandHooks {
+  fetch?: typeof fetch;
+  onFinish?: (result: { code: number; counters: PollCounters; body?: unknown }) => void;
+}
+
+/**
+ * Polls `command.url` with the core `poll` until an `--until` condition (or,
+ * without one, any 2xx) or a `--fail-when` condition matches, showing
+ * progress and returning the exit code.
+ */
+export async function runPollCommand(command: PollCommand, io: CliIo, hooks: PollCommandHooks = {}): Promise<number> {
+  // --json keeps stdout for the body alone; progress then goes to stderr.
+  const out: OutputStream = command.json ? io.stderr : io.stdout;
+  const colors = colorsFor(out, io.env, command.color);
+  const now = (): number => Date.now();
+  const tracker = pollTracker({
+    paths: [...command.until, ...command.failWhen].map((condition) => condition.path),
+    verbose: command.verbose && !command.quiet,
+    now,
+  });
+  const display: Display = command.quiet
+    ? silentDisplay
+    : out.isTTY
+      ? liveLine(out, colors, tracker.snapshot)
+      : plainLines(out, tracker.snapshot);
+  tracker.show(display);
+  if (command.verbose && !command.quiet) {
+    display.log(`> GET ${command.url}`);
+    for (const line of redactedHeaderLines(command.headers)) display.log(`> ${line}`);
+  }
+
+  const conditions = [...command.until, ...command.failWhen];
+  const failed = (body: unknown): boolean => command.failWhen.some((condition) => matchCondition(condition, body));
+  const succeeded = (body: unknown): boolean =>
+    command.until.length === 0 || command.until.some((condition) => matchCondition(condition, body));
+
+  let code: number;
+  let body: unknown;
+  try {
+    body = await poll<unknown>(command.url, {
+      interval: command.interval,
+      timeout: command.timeout,
+      requestTimeout: command.requestTimeout,
+      maxAttempts: command.maxAttempts ?? (command.timeout === undefined ? undefined : Number.MAX_SAFE_INTEGER),
+      conditional: command.etag,
+      init: { headers: command.headers },
+      signal: io.signal,
+      fetch: instrumentedFetch(hooks.fetch ?? globalThis.fetch, {
+        onBytes: (bytes) => (tracker.counters.bytes += bytes),
+        onNetworkError: tracker.onNetworkError,
+      }),
+      parse: async (response) => {
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        tracker.counters.bytes += bytes.length;
+        const text = new TextDecoder().decode(bytes);
+        if (text === '') return undefined;
+        try {
+          return JSON.parse(text) as unknown;
+        } catch (error) {
+          // Without conditions any 2xx will do, so a plain-text health check works too.
+          if (conditions.length > 0) throw error;
+          return text;
+        }
+      },
+      isDone: (data) => failed(data) || succeeded(data),
+      onUpdate: tracker.onBody,
+      onEvent: tracker.onEvent,
+    });
+    code = failed(body) ? EXIT.failed : EXIT.ok;
+  } catch (error) {
+    code = exitCodeFor(error);
+    display.stop();
+    body = undefined;
+    io.stderr.write(`${colors.red('pollite:')} ${errorMessage(error)}\n`);
+  }
+  display.stop();
+
+  const elapsed = formatElapsed(tracker.snapshot().elapsedMs);
+  if (code === EXIT.ok || code === EXIT.failed) {
+    const matched = (code === EXIT.failed ? command.failWhen : command.until).find((condition) => matchCondition(condition, body));
+    if (command.json) {
+      io.stdout.write(`${typeof body === 'string' ? body : (JSON.stringify(body, null, 2) ?? 'null')}\n`);
+    } else if (!command.quiet) {
+      const verdict = code === EXIT.ok ? colors.green('done') : colors.red('failed');
+      const why = matched ? ` (${code === EXIT.failed ? '--fail-when ' : ''}${matched.source})` : '';
+      io.stdout.write(`${verdict}: ${command.url}${why} after ${elapsed}\n`);
+    }
+  }
+  if (!command.quiet) io.stderr.write(`${colors.dim(summaryLine(tracker.counters, elapsed))}\n`);
+  hooks.onFinish?.({ code, counters: tracker.counters, body });
+  return code;
+}
+
+/** The one-line summary on stderr. */
+export const summaryLine = (c: PollCounters, elapsed: string): string =>
+  `pollite: ${plural(c.requests, 'request')}, ${c.notModified} × 304, ${c.retries} ${c.retries === 1 ? 'retry' : 'retries'}, ${formatBytes(c.bytes)} received in ${elapsed}`;
+
+function errorMessage(error: unknown): string {
+  if (isPollGaveUpError(error) && error.status === undefined) return `${error.message}: ${networkErrorText(error.cause)}`;
+  if (exitCodeFor(error) === EXIT.software) return `unexpected error (a bug in pollite, please report it): ${String(error)}`;
+  return error instanceof Error ? error.message : String(error);
+}
