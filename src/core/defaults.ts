@@ -10,7 +10,12 @@ export const POLL_DEFAULTS = Object.freeze({
   maxRetryAfter: 300_000,
   // behaviour
   pauseWhenHidden: true,
+  pauseWhenOffline: true,
+  pauseWhenBlurred: false,
   conditional: true,
+  // cooperation
+  cooldown: true,
+  share: false,
 });
 
 /** `poll`'s default backoff; a factory, because strategies may hold state. Draws from `env.random`, so virtual time stays deterministic. */

@@ -19,7 +19,13 @@ export type PollEvent =
     }
   /** The interval wait after a 2xx or 304. */
   | { type: 'wait'; delay: number; at: number }
-  /** Polling paused because the page is hidden. */
-  | { type: 'pause'; reason: 'hidden' }
+  /** Polling paused: the page is hidden, the network is down (`pauseWhenOffline`) or the window lost focus (`pauseWhenBlurred`). */
+  | { type: 'pause'; reason: 'hidden' | 'offline' | 'blurred' }
   /** Polling resumed after a pause. */
-  | { type: 'resume' };
+  | { type: 'resume' }
+  /** Another request to `origin` drew a 429/503 with Retry-After: this one waits until then (plus a spread). */
+  | { type: 'cooldown'; delay: number; at: number; origin: string }
+  /** An interval wait ended early: the page became visible, the network came back, or the window got the focus. */
+  | { type: 'wake'; reason: 'visible' | 'online' | 'focus' }
+  /** With `share: 'tabs'`: this tab now polls for all (`leader`) or receives another tab's updates (`follower`). */
+  | { type: 'share'; role: 'leader' | 'follower' };

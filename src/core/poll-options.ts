@@ -1,4 +1,5 @@
 import type { Backoff } from '../backoff/types.js';
+import type { AdaptiveInterval } from '../cooperate/adaptive-interval.js';
 import type { Environment } from '../env/environment.js';
 import type { PollEvent } from './poll-events.js';
 
@@ -20,9 +21,18 @@ export interface PollOptions<T = unknown> {
   signal?: AbortSignal;
   /**
    * Wait after a success or 304, ms; also the floor of every wait after a failure.
+   *
+   * Or a range the data sets the pace within, `{ min, max, factor, step }`:
+   * each unchanged answer (304, or a body equal to the last) multiplies the
+   * wait by `factor` up to `max`, a change returns it to `min`; a Retry-After
+   * on a 2xx (the long-running-operation convention) sets the next wait
+   * within `min`..`max`; each 429 multiplies the wait by `factor` and each
+   * success takes `step` off again (AIMD), so a throttled fleet slows down
+   * by itself.
    * @default 2000
+   * @example interval: { min: 1000, max: 30000 } // factor 2, step 100
    */
-  interval?: number;
+  interval?: number | AdaptiveInterval;
   /**
    * Consecutive failures tolerated; one more rejects with `PollGaveUpError`.
    * Answers carrying a valid Retry-After do not count.
@@ -49,6 +59,40 @@ export interface PollOptions<T = unknown> {
    * @default true
    */
   pauseWhenHidden?: boolean;
+  /**
+   * Send nothing while `navigator.onLine` is false; poll at once when the
+   * `online` event fires, even during an interval wait. A no-op where there
+   * is no `navigator.onLine`.
+   * @default true
+   */
+  pauseWhenOffline?: boolean;
+  /**
+   * Send nothing while the window does not have the focus; poll at once
+   * when it gets it back.
+   * @default false
+   */
+  pauseWhenBlurred?: boolean;
+  /**
+   * Origin cooldown: when any pollite request in this realm gets a 429 or
+   * 503 with Retry-After, every other one to the same origin waits until
+   * then (plus a small spread) before sending. `false` opts this poller out:
+   * it neither waits for nor announces cooldowns.
+   * @default true
+   */
+  cooldown?: boolean;
+  /**
+   * Share one request loop: `true` among the polls of this realm with the
+   * same URL, method and headers; `'tabs'` also across tabs of the origin
+   * (one tab elected with Web Locks polls and broadcasts every update over
+   * BroadcastChannel; another visible tab takes over when it closes or is
+   * hidden; like `true` where those APIs are missing). Each caller keeps
+   * its own `isDone`, `onUpdate`, `onEvent`, `signal` and `timeout`; the loop
+   * runs with the other options of the caller that started it, and stops
+   * when its last caller is done or aborted. A caller joining a running
+   * loop gets its latest body at once.
+   * @default false
+   */
+  share?: boolean | 'tabs';
   /**
    * Send `If-None-Match` with the last ETag, so unchanged data costs an empty 304.
    * @default true

@@ -1,3 +1,5 @@
+import { documentFocus, type FocusSource } from './focus.js';
+import { navigatorOnline, type OnlineSource } from './online.js';
 import { documentVisibility, type VisibilitySource } from './visibility.js';
 
 /**
@@ -16,6 +18,10 @@ export interface Environment {
   random(): number;
   /** Page visibility. @default the DOM's `document.visibilityState`, never hidden elsewhere */
   visibility: VisibilitySource;
+  /** Connection state. @default `navigator.onLine` with `online`/`offline` events, never offline elsewhere */
+  online: OnlineSource;
+  /** Window focus. @default `document.hasFocus()` with `focus`/`blur` events, never blurred elsewhere */
+  focus: FocusSource;
 }
 
 const defaults: Environment = {
@@ -24,6 +30,8 @@ const defaults: Environment = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   random: () => Math.random(),
   visibility: documentVisibility,
+  online: navigatorOnline,
+  focus: documentFocus,
 };
 
 /** Fills the gaps of a partial environment with the defaults. */

@@ -1,0 +1,197 @@
+import { nextPace, paceWait, startPace, type PaceSignal } from '../cooperate/adaptive-interval.js';
+import { originCooldown } from '../cooperate/origin-cooldown.js';
+import { abortable, linkedController } from '../env/abortable.js';
+import { sleepOrWake, type WakeSource } from '../env/sleep-or-wake.js';
+import { startTimer } from '../env/timer.js';
+import { whenVisibleIn } from '../env/when-visible.js';
+import { HttpError } from '../errors/http-error.js';
+import { PollGaveUpError } from '../errors/poll-gave-up-error.js';
+import { timeoutError } from '../errors/timeout-error.js';
+import { discardBody, parseWith } from '../http/body.js';
+import { parseRetryAfter } from '../http/parse-retry-after.js';
+import { isRetryableStatus } from '../http/retryable-status.js';
+import type { NormalizedPollOptions } from './normalize-poll-options.js';
+import type { RequestFactory } from './request.js';
+import { retryDecision, type FailureOutcome } from './retry-decision.js';
+
+const noop = (): void => undefined;
+
+type PauseReason = 'hidden' | 'offline' | 'blurred';
+type WakeReason = 'visible' | 'online' | 'focus';
+
+const sameData = (text: string | undefined, data: unknown): [boolean, string | undefined] => {
+  try {
+    const next = JSON.stringify(data);
+    return [next === text, next];
+  } catch {
+    return [false, undefined];
+  }
+};
+
+/**
+ * The poll loop itself: `poll` runs it for one caller, shared loops run it
+ * for many through `o.onUpdate`/`o.isDone`/`o.onEvent`. Resolves with the
+ * body `o.isDone` accepts; rejects as documented on `poll`.
+ */
+export async function pollLoop<T>(
+  request: RequestFactory,
+  o: NormalizedPollOptions<T>,
+  signal: AbortSignal,
+  deadline: number,
+  setLastFailure: (failure: unknown) => void = noop,
+): Promise<T> {
+  const { env, pace } = o;
+  const emit = o.onEvent ?? noop;
+  const cooldown = o.cooldown ? originCooldown(request.url) : undefined;
+  const sources = { hidden: env.visibility, offline: env.online, blurred: env.focus };
+  const paused = (reason: PauseReason): boolean =>
+    reason === 'hidden' ? o.pauseWhenHidden && env.visibility.hidden()
+    : reason === 'offline' ? o.pauseWhenOffline && env.online.offline()
+    : o.pauseWhenBlurred && env.focus.blurred();
+  const pauseReason = (): PauseReason | undefined =>
+    (['hidden', 'offline', 'blurred'] as const).find(paused);
+  const wake = (reason: WakeReason, pause: PauseReason): WakeSource<WakeReason> => ({
+    reason,
+    subscribe: (listener) => sources[pause].subscribe(listener),
+    ready: () => !paused(pause),
+  });
+  // Interval waits end early when the page comes back (Retry-After and cooldown waits never do).
+  const intervalWakes = [
+    ...(o.pauseWhenHidden ? [wake('visible', 'hidden')] : []),
+    ...(o.pauseWhenOffline ? [wake('online', 'offline')] : []),
+    ...(o.pauseWhenBlurred ? [wake('focus', 'blurred')] : []),
+  ];
+  const networkWakes = intervalWakes.filter((source) => source.reason === 'online');
+  let state = pace && startPace(pace);
+  let lastText: string | undefined;
+  let etag: string | null = null;
+  let failures = 0;
+  let lastFailure: unknown;
+
+  const wait = async (delay: number, wakes: Array<WakeSource<WakeReason>> = []): Promise<void> => {
+    if (env.now() + delay > deadline) {
+      throw timeoutError(`Polling would wait past its ${deadline - env.now()} ms deadline`, lastFailure);
+    }
+    const woke = await sleepOrWake(env, delay, signal, wakes);
+    if (woke) emit({ type: 'wake', reason: woke });
+  };
+
+  for (;;) {
+    let reason = pauseReason();
+    if (reason) {
+      while (reason) {
+        const current = reason;
+        emit({ type: 'pause', reason: current });
+        await whenVisibleIn({ hidden: () => paused(current), subscribe: sources[current].subscribe }, signal);
+        reason = pauseReason();
+      }
+      emit({ type: 'resume' });
+    }
+    const quiet = cooldown?.delay(env.now(), env.random) ?? 0;
+    if (quiet > 0) {
+      emit({ type: 'cooldown', delay: quiet, at: env.now() + quiet, origin: new URL(request.url).origin });
+      await wait(quiet);
+      continue;
+    }
+    const conditional: boolean = o.conditional && etag !== null;
+    emit({ type: 'request', attempt: failures, conditional });
+    const started = env.now();
+    const attempt = linkedController(signal);
+    let timedOut = false;
+    const stopRequestTimer =
+      o.requestTimeout === undefined
+        ? noop
+        : startTimer(env, o.requestTimeout, () => {
+            timedOut = true;
+            attempt.controller.abort(timeoutError(`Request timed out after ${o.requestTimeout} ms`));
+          });
+    let failure: FailureOutcome | undefined;
+    let response: Response | undefined;
+    let signalled: PaceSignal = 'unchanged';
+    let paceFloor = 0;
+    try {
+      try {
+        response = await abortable(
+          o.fetch(...request.args(conditional ? etag : null, attempt.controller.signal)),
+          attempt.controller.signal,
+        );
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        failure = timedOut ? { type: 'timeout', error } : { type: 'network', error };
+      }
+      if (response) {
+        emit({ type: 'response', status: response.status, ms: env.now() - started });
+        if (response.status === 304) {
+          discardBody(response);
+          failures = 0;
+        } else if (response.ok) {
+          failures = 0;
+          etag = response.headers.get('etag');
+          if (pace) paceFloor = parseRetryAfter(response.headers.get('retry-after'), { now: env.now(), max: o.maxRetryAfter }) ?? 0;
+          let data: T | undefined;
+          try {
+            data = await abortable(parseWith(o.parse, response, request.url, attempt.controller.signal), attempt.controller.signal);
+          } catch (error) {
+            if (signal.aborted) throw signal.reason;
+            if (!timedOut) throw error;
+            failure = { type: 'timeout', error };
+          }
+          if (!failure) {
+            o.onUpdate?.(data as T);
+            if (o.isDone(data as T)) return data as T;
+            if (pace) {
+              const [same, text] = sameData(lastText, data);
+              signalled = same ? 'unchanged' : 'changed';
+              lastText = text;
+            }
+          }
+        } else if (isRetryableStatus(response.status)) {
+          failure = { type: 'status', status: response.status, retryAfter: response.headers.get('retry-after') };
+        } else {
+          throw new HttpError(response, request.url);
+        }
+      }
+    } finally {
+      stopRequestTimer();
+      attempt.release();
+    }
+
+    if (!failure) {
+      let delay = o.interval;
+      if (pace && state) {
+        state = nextPace(state, pace, signalled);
+        delay = paceWait(state, pace, paceFloor);
+      }
+      emit({ type: 'wait', delay, at: env.now() + delay });
+      await wait(delay, intervalWakes);
+      continue;
+    }
+    lastFailure = failure.type === 'status' ? new HttpError(response!, request.url) : failure.error;
+    setLastFailure(lastFailure);
+    if (pace && state && failure.type === 'status' && failure.status === 429) state = nextPace(state, pace, 'throttled');
+    const policy = {
+      maxFailures: o.maxAttempts,
+      backoff: o.backoff,
+      maxRetryAfter: o.maxRetryAfter,
+      interval: pace && state ? paceWait(state, pace) : o.interval,
+      countPaced: false,
+      isRetryableStatus,
+    };
+    const decision = retryDecision(failure, failures, policy, env.now(), env.random());
+    if (!decision.retry) throw new PollGaveUpError(decision.failures, decision.status, lastFailure);
+    if (response) discardBody(response);
+    cooldown?.note(response?.status ?? 0, decision.retryAfter, env.now());
+    failures = decision.failures;
+    const at = env.now() + decision.delay;
+    emit({
+      type: 'retry',
+      attempt: failures,
+      delay: decision.delay,
+      at,
+      reason: decision.reason,
+      ...(decision.status === undefined ? {} : { status: decision.status }),
+      retryAfter: decision.retryAfter,
+    });
+    await wait(decision.delay, decision.reason === 'network' ? networkWakes : []);
+  }
+}
