@@ -51,6 +51,11 @@ server.close();
 if (job.status !== 'done' || statuses.join() !== '503,200,200,200') throw new Error('smoke poll failed: ' + statuses);
 if (parseRetryAfter('2') !== 2000 || typeof fullJitter({ base: 1, cap: 2 }) !== 'function') throw new Error('smoke api failed');
 console.log('import { poll } from "pollite" works from the installed tarball: ' + Object.keys(pollite).length + ' exports');
+const serverEntry = await import('pollite/server');
+const fresh = await serverEntry.jsonWithETag(new Request('http://x/'), { ok: true });
+const cached = await serverEntry.jsonWithETag(new Request('http://x/', { headers: { 'if-none-match': fresh.headers.get('etag') } }), { ok: true });
+if (fresh.status !== 200 || cached.status !== 304) throw new Error('smoke pollite/server failed');
+console.log('import { jsonWithETag } from "pollite/server" works: ' + Object.keys(serverEntry).length + ' exports');
 `,
 );
 console.log(run('node', ['smoke.mjs'], consumer).trim());

@@ -1,0 +1,57 @@
+/**
+ * How an `If-None-Match` field value relates to the current representation:
+ * `match` (answer 304 to GET and HEAD), `no-match`, or `malformed`, which a
+ * server treats as absent (a normal 200), never as an error.
+ */
+export type IfNoneMatchResult = 'match' | 'no-match' | 'malformed';
+
+// RFC 9110 §8.8.3: etagc = %x21 / %x23-7E / obs-text (%x80-FF).
+const ETAGC = /^[\x21\x23-\x7e\x80-\xff]*$/;
+const OWS = /[ \t]/;
+
+/** The opaque-tag of an entity tag, without its `W/` prefix; null when it is not one. */
+const opaqueTag = (entityTag: string): string | null => {
+  const tag = entityTag.startsWith('W/') ? entityTag.slice(2) : entityTag;
+  return tag.length >= 2 && tag.startsWith('"') && tag.endsWith('"') && ETAGC.test(tag.slice(1, -1)) ? tag : null;
+};
+
+/**
+ * Evaluates `If-None-Match` (RFC 9110 §13.1.2) against the current ETag with
+ * the weak comparison the RFC prescribes: `W/"x"` matches `"x"`. Accepts `*`
+ * and comma-separated lists (empty list elements allowed, as §5.6.1 says);
+ * several field lines arrive joined by `, `, which is the same list.
+ *
+ * @example
+ * evaluateIfNoneMatch('W/"a", "b"', '"b"'); // 'match'
+ * evaluateIfNoneMatch('a', '"a"');         // 'malformed' (unquoted)
+ */
+export function evaluateIfNoneMatch(fieldValue: string | null, currentETag: string): IfNoneMatchResult {
+  if (fieldValue === null) return 'no-match';
+  const value = fieldValue.trim();
+  if (value === '*') return 'match';
+  const current = opaqueTag(currentETag);
+  let matched = false;
+  let i = 0;
+  let sawTag = false;
+  while (i < value.length) {
+    const char = value[i]!;
+    if (char === ',' || OWS.test(char)) {
+      i += 1;
+      continue;
+    }
+    const start = i;
+    if (value.startsWith('W/', i)) i += 2;
+    if (value[i] !== '"') return 'malformed';
+    const close = value.indexOf('"', i + 1);
+    if (close === -1) return 'malformed';
+    const tag = opaqueTag(value.slice(start, close + 1));
+    if (tag === null) return 'malformed';
+    i = close + 1;
+    while (i < value.length && OWS.test(value[i]!)) i += 1;
+    if (i < value.length && value[i] !== ',') return 'malformed';
+    sawTag = true;
+    if (tag === current) matched = true;
+  }
+  if (!sawTag) return 'malformed';
+  return matched ? 'match' : 'no-match';
+}

@@ -1,0 +1,15 @@
+// The public API of `pollite/server`: helpers that make any web-standard
+// (Request in, Response out) API pleasant to poll, plus a node:http adapter.
+
+export { jsonWithETag } from './json-with-etag.js';
+export type { JsonWithETagInit } from './json-with-etag.js';
+export { evaluateIfNoneMatch } from './if-none-match.js';
+export type { IfNoneMatchResult } from './if-none-match.js';
+export { strongETag } from './entity-tag.js';
+export { retryLater } from './retry-later.js';
+export type { RetryLaterInit } from './retry-later.js';
+export { pollingCors } from './polling-cors.js';
+export type { WebHandler } from './polling-cors.js';
+export type { PollingCorsOptions } from './polling-cors-options.js';
+export { toNodeHandler } from './node-adapter.js';
+export type { NodeHandlerOptions, NodeRequestLike, NodeResponseLike } from './node-adapter.js';
