@@ -6,6 +6,7 @@ export type { PollOptions } from './core/poll-options.js';
 export type { PollEvent } from './core/poll-events.js';
 
 export { retry } from './retry/retry.js';
+export { fetchWithRetry } from './retry/fetch-with-retry.js';
 export type { RetryOptions, FetchRetryOptions, FetchWithRetryInit, RetryContext, RetryInfo } from './retry/retry-options.js';
 export { isRetryableError } from './retry/is-retryable-error.js';
 export { createRetryBudget } from './retry/retry-budget.js';
