@@ -1,3 +1,7 @@
+import { jsonWithETag } from '../server/json-with-etag.js';
+import { pollingCors, type WebHandler } from '../server/polling-cors.js';
+import type { PollingCorsOptions } from '../server/polling-cors-options.js';
+import { retryLater } from '../server/retry-later.js';
 import { activeMisbehaviour, viewJob, type Job, type JobScript, type Misbehaviour } from './job-model.js';
 
 /** Counters the demo API keeps, for tables and tests. */
@@ -23,6 +27,29 @@ export interface DemoApiOptions {
   now?: () => number;
   /** Delay used for slow answers. @default setTimeout-based */
   delay?: (ms: number) => Promise<void>;
+  /**
+   * CORS for pages on other origins:
+   * - {@link PollingCorsOptions}: `pollingCors`, so pages read ETag and Retry-After;
+   * - `'origin-only'`: only `Access-Control-Allow-Origin: *`, as many APIs do,
+   *   which leaves pages blind to both headers (the silent fallback);
+   * - `false`: no CORS headers at all.
+   * @default { origin: '*', allowHeaders: ['Content-Type'] }
+   */
+  cors?: PollingCorsOptions | 'origin-only' | false;
+}
+
+/** The demo's CORS layer, from {@link DemoApiOptions.cors}. */
+function withCors(cors: DemoApiOptions['cors'], handler: WebHandler): WebHandler {
+  if (cors === false) return handler;
+  if (cors === 'origin-only') {
+    return async (request) => {
+      const response = await handler(request);
+      const headers = new Headers(response.headers);
+      headers.set('access-control-allow-origin', '*');
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    };
+  }
+  return pollingCors(cors ?? { origin: '*', allowHeaders: ['Content-Type'] })(handler);
 }
 
 /**
@@ -31,6 +58,8 @@ export interface DemoApiOptions {
  *
  * - `POST /jobs` with a {@link JobScript} body: 201 `{ id, url }`
  * - `GET /jobs/:id`: the job, with a strong ETag and 304 on `If-None-Match`
+ *   (`jsonWithETag`); 503 and 429 carry Retry-After (`retryLater`); every
+ *   answer passes through `pollingCors` unless `cors` says otherwise
  * - `GET /jobs/:id/stats`: counters for that job
  * - `GET /health`: 200 `{ ok: true }`
  * - `GET|POST /control`: read or set {@link GlobalControls}
@@ -45,23 +74,16 @@ export function createDemoApi(options: DemoApiOptions = {}) {
   let nextId = 1;
   let window = { second: 0, count: 0 };
 
-  const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
-    new Response(JSON.stringify(body), {
-      status,
-      headers: {
-        'content-type': 'application/json',
-        'cache-control': 'no-cache',
-        'access-control-allow-origin': '*',
-        'access-control-expose-headers': 'ETag, Retry-After',
-        ...headers,
-      },
-    });
+  const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-cache' };
+  const json = (status: number, body: unknown): Response =>
+    new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
 
   const failure = (m: Pick<Misbehaviour, 'kind' | 'retryAfter'>, key: string): Response => {
     const retryAfter = m.kind === 'rate-limit' ? (m.retryAfter ?? 1) : m.retryAfter;
-    if (retryAfter !== undefined) paceUntil.set(key, now() + retryAfter * 1000);
     const status = m.kind === 'outage' ? 503 : m.kind === 'rate-limit' ? 429 : 500;
-    return json(status, { error: m.kind }, retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+    if (retryAfter === undefined || status === 500) return json(status, { error: m.kind });
+    paceUntil.set(key, now() + Math.ceil(retryAfter) * 1000);
+    return retryLater(status as 429 | 503, retryAfter, { headers: JSON_HEADERS, body: JSON.stringify({ error: m.kind }) });
   };
 
   const createJob = (script: JobScript = {}): Job => {
@@ -74,12 +96,6 @@ export function createDemoApi(options: DemoApiOptions = {}) {
     jobs.set(id, job);
     stats.set(id, { requests: 0, notModified: 0, errors: 0, bytes: 0, ignoredRetryAfter: 0 });
     return job;
-  };
-
-  const etagOf = (text: string): string => {
-    let hash = 2166136261;
-    for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
-    return `"${(hash >>> 0).toString(16)}"`;
   };
 
   const getJob = async (request: Request, id: string): Promise<Response> => {
@@ -107,31 +123,18 @@ export function createDemoApi(options: DemoApiOptions = {}) {
       counters.errors += 1;
       return failure(trouble, key);
     }
-    const text = JSON.stringify(viewJob(job, now()));
-    const etag = etagOf(text);
-    const ifNoneMatch = request.headers.get('if-none-match');
-    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
-      counters.notModified += 1;
-      return new Response(null, { status: 304, headers: { etag, 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag, Retry-After' } });
-    }
-    counters.bytes += text.length;
-    return json(200, JSON.parse(text), { etag });
+    const view = viewJob(job, now());
+    const response = await jsonWithETag(request, view);
+    if (response.status === 304) counters.notModified += 1;
+    else counters.bytes += JSON.stringify(view).length;
+    return response;
   };
 
-  const handle = async (request: Request): Promise<Response> => {
+  const routes = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const parts = url.pathname.split('/').filter(Boolean);
-    if (request.method === 'OPTIONS') {
-      return new Response(null, {
-        status: 204,
-        headers: {
-          'access-control-allow-origin': '*',
-          'access-control-allow-methods': 'GET, POST, OPTIONS',
-          'access-control-allow-headers': 'If-None-Match, Content-Type',
-          'access-control-max-age': '600',
-        },
-      });
-    }
+    // CORS preflights are answered by the CORS layer; a plain OPTIONS learns what is allowed.
+    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: 'GET, HEAD, POST, OPTIONS' } });
     if (parts[0] === 'health') return json(200, { ok: true });
     if (parts[0] === 'control') {
       if (request.method === 'POST') controls = (await request.json()) as GlobalControls;
@@ -149,6 +152,8 @@ export function createDemoApi(options: DemoApiOptions = {}) {
     }
     return json(404, { error: 'not found' });
   };
+
+  const handle = withCors(options.cors, routes) as (request: Request) => Promise<Response>;
 
   return {
     handle,
