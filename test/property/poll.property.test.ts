@@ -1,0 +1,187 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isHttpError, isParseError, isPollGaveUpError, isTimeoutError, poll, type PollEvent } from '../../src/index.js';
+import { FC_RUNS, watchUnhandled } from './runs.js';
+import { answerArb, modelRun, scriptedFetch, verdict, type Answer } from './scripted-server.js';
+import { countingController, flush, runVirtual, T0, VirtualClock, VirtualPage, virtualEnv } from './virtual-world.js';
+
+// Model-based: generated server scripts, options and interruptions drive the
+// real `poll` in virtual time; every run is checked against the spec's model
+// and the invariants of issue 9 (shrunk to a minimal case on failure).
+
+const SPREAD = 0.2;
+
+const optionsArb = fc.record({
+  interval: fc.integer({ min: 0, max: 100 }).map((n) => n * 10),
+  maxAttempts: fc.integer({ min: 0, max: 4 }),
+  maxRetryAfter: fc.constantFrom(0, 1_000, 30_000, 300_000, 1_000_000),
+  backoffStep: fc.integer({ min: 0, max: 2_000 }),
+  requestTimeout: fc.option(fc.integer({ min: 1, max: 30 }).map((n) => n * 10), { nil: undefined }),
+  conditional: fc.boolean(),
+  cooldown: fc.boolean(),
+  // Uniform in [0, 1): fc.double would mostly draw the edges.
+  random: fc.integer({ min: 0, max: 999 }).map((n) => n / 1000),
+});
+
+const interruptionsArb = fc.record({
+  abortAt: fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: undefined }),
+  timeout: fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: undefined }),
+  hiddenAtStart: fc.boolean(),
+  // [start, length] of hidden spells, ms after the start.
+  spells: fc.array(fc.tuple(fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: 1, max: 20_000 })), { maxLength: 3 }),
+});
+
+type Options = typeof optionsArb extends fc.Arbitrary<infer O> ? O : never;
+type Interruptions = typeof interruptionsArb extends fc.Arbitrary<infer I> ? I : never;
+
+let caseNumber = 0;
+const unhandled = watchUnhandled();
+beforeAll(() => undefined);
+afterAll(() => unhandled.stop());
+
+/** Runs one generated case and checks every invariant; throws (via expect) on the first broken one. */
+async function checkCase(script: Answer[], options: Options, interruptions: Interruptions): Promise<void> {
+  const clock = new VirtualClock();
+  const page = new VirtualPage(clock);
+  page.hidden = interruptions.hiddenAtStart;
+  const server = scriptedFetch(clock, page, script);
+  const { controller, listeners } = countingController();
+  const reason = new Error('aborted by the test');
+  const events: PollEvent[] = [];
+  const updates: unknown[] = [];
+
+  // The world's own timers: abort and visibility flips. A page hidden at the start is shown at 30 s.
+  if (interruptions.abortAt !== undefined) clock.add(() => controller.abort(reason), interruptions.abortAt, 'world');
+  if (interruptions.hiddenAtStart) clock.add(() => page.set(false), 30_000, 'world');
+  for (const [start, length] of interruptions.spells) {
+    clock.add(() => page.set(true), start, 'world');
+    clock.add(() => page.set(false), start + length, 'world');
+  }
+
+  const running = poll<{ done: boolean; n: number }>(`http://case-${caseNumber++}.test/job`, {
+    fetch: server.fetch,
+    env: virtualEnv(clock, page, () => options.random),
+    signal: controller.signal,
+    interval: options.interval,
+    maxAttempts: options.maxAttempts,
+    maxRetryAfter: options.maxRetryAfter,
+    backoff: (n) => n * options.backoffStep,
+    conditional: options.conditional,
+    cooldown: options.cooldown,
+    isDone: (data) => data.done,
+    onUpdate: (data) => updates.push(data),
+    onEvent: (event) => events.push(event),
+    ...(options.requestTimeout === undefined ? {} : { requestTimeout: options.requestTimeout }),
+    ...(interruptions.timeout === undefined ? {} : { timeout: interruptions.timeout }),
+  });
+  const settled = await runVirtual(clock, running);
+  // Hidden spells are finite, so a pending poll always has something scheduled: undefined means it hung.
+  expect(settled, 'poll neither settled nor scheduled anything').toBeDefined();
+  if (!settled) return;
+  const aborted = controller.signal.aborted;
+
+  // After settling: nothing pending, nothing attached, and nothing sent ever again.
+  expect(clock.pendingEnv(), 'timers left after settle').toBe(0);
+  expect(listeners(), 'listeners left on the signal').toBe(0);
+  expect(page.listeners(), 'visibility listeners left').toBe(0);
+  const sentAtSettle = server.log.length;
+  while (clock.step()) await flush();
+  await flush();
+  expect(server.log.length, 'requests after settle').toBe(sentAtSettle);
+  expect(clock.pendingEnv()).toBe(0);
+
+  // Never two requests in flight; none sent while hidden; If-None-Match carries the last ETag.
+  expect(server.inFlight.max).toBeLessThanOrEqual(1);
+  let lastEtag: string | null = null;
+  for (const sent of server.log) {
+    expect(sent.hiddenAtSend, `request at +${sent.at - T0} ms sent while hidden`).toBe(false);
+    expect(sent.ifNoneMatch).toBe(options.conditional ? lastEtag : null);
+    const delivered = sent.end === 'response' && verdict(sent.answer, options.requestTimeout) !== 'counted';
+    if (delivered && (sent.answer.kind === 'running' || sent.answer.kind === 'done')) lastEtag = sent.answer.etag;
+  }
+
+  // The outcome: the spec's model, unless the abort or the deadline came first.
+  const model = modelRun(script, options.maxAttempts, options.requestTimeout);
+  const deadline = interruptions.timeout === undefined ? Infinity : T0 + interruptions.timeout;
+  expect(server.log.length).toBeLessThanOrEqual(model.requests);
+  expect(settled.at, 'settled after the deadline').toBeLessThanOrEqual(deadline);
+  const requestEvents = events.filter((e): e is Extract<PollEvent, { type: 'request' }> => e.type === 'request');
+  expect(requestEvents.map((e) => e.attempt), 'failures counted before each request').toEqual(model.failuresBefore.slice(0, requestEvents.length));
+  if (aborted) {
+    expect(settled.ok).toBe(false);
+    expect(!settled.ok && settled.error, 'rejects with signal.reason').toBe(reason);
+    expect(settled.at, 'settles the moment the signal aborts').toBe(T0 + interruptions.abortAt!);
+  } else if (!settled.ok && isTimeoutError(settled.error) && interruptions.timeout !== undefined) {
+    // The deadline: fine, as long as it came before the model's own end.
+  } else {
+    expect(server.log.length, 'requests sent').toBe(model.requests);
+    const outcome = model.outcome;
+    if (outcome.type === 'done') {
+      expect(settled.ok && settled.value).toEqual({ done: true, n: outcome.n });
+    } else {
+      expect(settled.ok, 'rejects').toBe(false);
+      const error = !settled.ok ? (settled.error as { status?: number; attempts?: number }) : undefined;
+      if (outcome.type === 'http') expect(isHttpError(error) && error.status).toBe(outcome.status);
+      if (outcome.type === 'parse') expect(isParseError(error)).toBe(true);
+      if (outcome.type === 'gave-up') {
+        expect(isPollGaveUpError(error), `expected PollGaveUpError, got ${String(error)}`).toBe(true);
+        expect([error?.attempts, error?.status]).toEqual([outcome.attempts, outcome.status]);
+      }
+    }
+  }
+  const parsedBodies = server.log.filter((s) => s.end === 'response' && ['ok', 'done'].includes(verdict(s.answer, options.requestTimeout)) && s.answer.kind !== 'not-modified');
+  expect(updates.length, 'onUpdate once per parsed 2xx').toBe(parsedBodies.length);
+
+  // Every wait between two requests, against the spec.
+  let failures = 0;
+  for (let i = 0; i + 1 < server.log.length; i++) {
+    const sent = server.log[i]!;
+    const next = server.log[i + 1]!;
+    const gap = next.at - sent.endedAt!;
+    const hiddenAtEnd = page.changes.filter((c) => c.at <= sent.endedAt!).at(-1)?.hidden ?? interruptions.hiddenAtStart;
+    const undisturbed = !page.hiddenDuring(sent.endedAt!, next.at, hiddenAtEnd) && !options.cooldown;
+    const what = `wait after request ${i} (${JSON.stringify(sent.answer)}): ${gap} ms`;
+    const v = verdict(sent.answer, options.requestTimeout);
+    if (v === 'ok') {
+      failures = 0;
+      // An interval wait may end early when the page comes back; otherwise it is exactly `interval`.
+      const woken = page.changes.some((c) => !c.hidden && c.at >= sent.endedAt! && c.at <= next.at);
+      if (!woken) expect(gap, what).toBeGreaterThanOrEqual(options.interval);
+      if (undisturbed) expect(gap, what).toBe(options.interval);
+    } else if (v === 'paced') {
+      const retryAfter = sent.retryAfterMs!;
+      const floor = Math.max(options.interval, Math.min(retryAfter, options.maxRetryAfter));
+      expect(gap, `${what}: below the server's Retry-After ${retryAfter} ms`).toBeGreaterThanOrEqual(floor);
+      if (undisturbed) {
+        const ceiling = Math.max(options.interval, Math.min(options.maxRetryAfter, retryAfter * (1 + SPREAD)));
+        expect(gap, `${what}: above Retry-After plus its spread`).toBeLessThanOrEqual(ceiling + 1e-6);
+      }
+    } else if (v === 'counted') {
+      failures += 1;
+      const expected = options.interval + failures * options.backoffStep;
+      expect(gap, what).toBeGreaterThanOrEqual(expected - 1e-6);
+      if (undisturbed) expect(gap, what).toBeCloseTo(expected, 6);
+    }
+  }
+  // No wait pollite asked for is negative or non-finite.
+  for (const ms of clock.requested) expect(Number.isFinite(ms) && ms >= 0, `timer of ${ms} ms`).toBe(true);
+  expect(unhandled.seen, 'unhandled rejections').toEqual([]);
+}
+
+describe('poll, model-based (virtual time, modelled server)', () => {
+  it(`matches the spec's model on generated servers, no interruptions (${FC_RUNS} runs)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(answerArb, { maxLength: 12 }), optionsArb, async (script, options) =>
+        checkCase(script, options, { abortAt: undefined, timeout: undefined, hiddenAtStart: false, spells: [] }),
+      ),
+      { numRuns: FC_RUNS },
+    );
+  });
+
+  it(`keeps every invariant under generated abort, timeout and hide/show moments (${FC_RUNS} runs)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(answerArb, { maxLength: 12 }), optionsArb, interruptionsArb, checkCase),
+      { numRuns: FC_RUNS },
+    );
+  });
+});

@@ -1,0 +1,165 @@
+import type { Environment } from '../../src/index.js';
+
+/**
+ * A virtual world for model-based tests: one clock shared by pollite's
+ * timers (through the injected `env`) and the scripted server's latencies,
+ * a page whose visibility the test flips, and an AbortSignal that counts its
+ * listeners. Time only moves when `step()` fires the next timer, so a run of
+ * minutes of virtual time costs microseconds, and the same real pollite
+ * code runs unchanged.
+ */
+
+export const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+interface Timer {
+  at: number;
+  seq: number;
+  callback: () => void;
+  /** `env` timers belong to pollite; `world` ones to the scripted server and the test. */
+  owner: 'env' | 'world';
+}
+
+export class VirtualClock {
+  now = T0;
+  #seq = 0;
+  #timers = new Map<number, Timer>();
+  /** Every delay pollite asked `env.setTimeout` for, in order. */
+  readonly requested: number[] = [];
+
+  add(callback: () => void, ms: number, owner: Timer['owner']): number {
+    const id = ++this.#seq;
+    this.#timers.set(id, { at: this.now + Math.max(0, ms), seq: id, callback, owner });
+    return id;
+  }
+
+  clear(id: unknown): void {
+    this.#timers.delete(id as number);
+  }
+
+  /** pollite's timers still pending. */
+  pendingEnv(): number {
+    let count = 0;
+    for (const timer of this.#timers.values()) if (timer.owner === 'env') count += 1;
+    return count;
+  }
+
+  /** Fires the earliest timer (ties: first armed first); false when none is left. */
+  step(): boolean {
+    let next: [number, Timer] | undefined;
+    for (const entry of this.#timers) {
+      const [, timer] = entry;
+      if (!next || timer.at < next[1].at || (timer.at === next[1].at && timer.seq < next[1].seq)) next = entry;
+    }
+    if (!next) return false;
+    this.#timers.delete(next[0]);
+    this.now = Math.max(this.now, next[1].at);
+    next[1].callback();
+    return true;
+  }
+}
+
+/** A page whose visibility the test controls, counting subscribers. */
+export class VirtualPage {
+  hidden = false;
+  #listeners = new Set<() => void>();
+  /** Every (time, hidden) change, for checking waits that spanned a hidden spell. */
+  readonly changes: Array<{ at: number; hidden: boolean }> = [];
+
+  constructor(private readonly clock: VirtualClock) {}
+
+  readonly source = {
+    hidden: (): boolean => this.hidden,
+    subscribe: (listener: () => void): (() => void) => {
+      const entry = (): void => listener();
+      this.#listeners.add(entry);
+      return () => this.#listeners.delete(entry);
+    },
+  };
+
+  set(hidden: boolean): void {
+    if (hidden === this.hidden) return;
+    this.hidden = hidden;
+    this.changes.push({ at: this.clock.now, hidden });
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  listeners(): number {
+    return this.#listeners.size;
+  }
+
+  /** True if the page was hidden at any moment in [from, to]. */
+  hiddenDuring(from: number, to: number, hiddenAtStart: boolean): boolean {
+    let hidden = hiddenAtStart;
+    for (const change of this.changes) {
+      if (change.at > to) break;
+      if (change.at < from) {
+        hidden = change.hidden;
+        continue;
+      }
+      if (hidden || change.hidden) return true;
+      hidden = change.hidden;
+    }
+    return hidden;
+  }
+}
+
+/** An AbortController whose signal counts its 'abort' listeners. */
+export function countingController(): { controller: AbortController; listeners: () => number } {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const live = new Set<unknown>();
+  const add = signal.addEventListener.bind(signal);
+  const remove = signal.removeEventListener.bind(signal);
+  signal.addEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: AddEventListenerOptions) => {
+    if (type === 'abort') live.add(listener);
+    add(type, listener, options);
+  }) as AbortSignal['addEventListener'];
+  signal.removeEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: EventListenerOptions) => {
+    if (type === 'abort') live.delete(listener);
+    remove(type, listener, options);
+  }) as AbortSignal['removeEventListener'];
+  // `once` listeners leave by themselves when the signal fires.
+  return { controller, listeners: () => (signal.aborted ? 0 : live.size) };
+}
+
+/** The injected environment that runs pollite on `clock` and `page`. */
+export function virtualEnv(clock: VirtualClock, page: VirtualPage, random: () => number): Partial<Environment> {
+  return {
+    now: () => clock.now,
+    setTimeout: (callback, ms) => {
+      clock.requested.push(ms);
+      return clock.add(callback, ms, 'env');
+    },
+    clearTimeout: (handle) => clock.clear(handle),
+    random,
+    visibility: page.source,
+  };
+}
+
+/** Lets every pending promise reaction run (a macrotask turn drains the microtask queue). */
+export const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export type Settled<T> = { ok: true; value: T; at: number } | { ok: false; error: unknown; at: number };
+
+/**
+ * Runs `promise` to settlement in virtual time: drain microtasks, fire the
+ * next timer, repeat. Stops early (returning `undefined`) when nothing is
+ * scheduled and the promise is still pending: a pause that only the test can
+ * end, or a hang. `maxSteps` guards against a runaway loop.
+ */
+export async function runVirtual<T>(clock: VirtualClock, promise: Promise<T>, maxSteps = 20_000): Promise<Settled<T> | undefined> {
+  let settled: Settled<T> | undefined;
+  promise.then(
+    (value) => (settled = { ok: true, value, at: clock.now }),
+    (error: unknown) => (settled = { ok: false, error, at: clock.now }),
+  );
+  for (let steps = 0; ; steps++) {
+    await flush();
+    if (settled) return settled;
+    if (steps > maxSteps) throw new Error(`runaway: still running after ${maxSteps} timer steps`);
+    if (!clock.step()) {
+      await flush();
+      return settled;
+    }
+  }
+}
