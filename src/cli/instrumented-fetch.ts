@@ -1,6 +1,8 @@
+import { countBodyBytes } from './body-bytes.js';
+
 /**
  * Wraps `fetch` to count the body bytes of answers `poll` will not read
- * (errors and 304s, by their Content-Length) and to name transport failures
+ * (errors, 3xx) and to name transport failures
  * (`ECONNREFUSED`) for the status line.
  */
 export function instrumentedFetch(
@@ -10,7 +12,7 @@ export function instrumentedFetch(
   return async (input, init) => {
     try {
       const response = await base(input, init);
-      if (!response.ok) hooks.onBytes(Number(response.headers.get('content-length')) || 0);
+      if (!response.ok) void countBodyBytes(response, hooks.onBytes);
       return response;
     } catch (error) {
       if (!init?.signal?.aborted) hooks.onNetworkError(networkErrorText(error));

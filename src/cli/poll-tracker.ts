@@ -8,7 +8,7 @@ export interface PollCounters {
   requests: number;
   notModified: number;
   retries: number;
-  /** Body bytes received: read 2xx bodies, plus the Content-Length of the others. */
+  /** Body bytes received, of every answer. */
   bytes: number;
 }
 

@@ -18,7 +18,7 @@ export function liveLine(stream: OutputStream, colors: Colors, snapshot: () => S
   const render = (): void => {
     const { elapsedMs, requests } = snapshot();
     const plain = `${FRAMES[frame % FRAMES.length]} ${formatElapsed(elapsedMs)} · ${plural(requests, 'request')} · `;
-    const room = Math.max(10, (stream.columns ?? 80) - 1 - plain.length);
+    const room = Math.max(10, (stream.columns || 80) - 1 - plain.length);
     const text = answer.text.length > room ? `${answer.text.slice(0, room - 1)}…` : answer.text;
     stream.write(`${CLEAR}${colors.cyan(plain.slice(0, 1))}${colors.dim(plain.slice(1))}${paintAnswer(colors, { ...answer, text })}`);
   };

@@ -1,0 +1,66 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+/** The real bin, as `npm run build` writes it. */
+export const BIN = join(root, 'dist', 'cli.js');
+
+/** What a finished run of the bin left behind. */
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** ms from spawn to exit. */
+  ms: number;
+}
+
+const newest = (dir: string): number =>
+  Math.max(...readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
+
+/**
+ * Makes sure dist/cli.js exists and is newer than src/cli (re-bundling it if
+ * not: a fraction of a second). The core it imports must have been built.
+ */
+export function ensureBin(): void {
+  if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('dist/index.js is missing: run `npm run build` first');
+  if (existsSync(BIN) && statSync(BIN).mtimeMs >= newest(join(root, 'src', 'cli'))) return;
+  const build = spawnSync(process.execPath, [join(root, 'scripts', 'build-cli.mjs')], { cwd: root, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`building dist/cli.js failed:\n${build.stderr}`);
+}
+
+/** Starts the bin with `args`; stdout and stderr are pipes (not a terminal). */
+export function spawnCli(args: readonly string[], env: Record<string, string | undefined> = {}): { child: ChildProcess; done: Promise<CliRun> } {
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const done = new Promise<CliRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: performance.now() - started }));
+  });
+  return { child, done };
+}
+
+/** Runs the bin to the end; kills it if it outlives `timeoutMs`, so a hang fails the test instead of the suite. */
+export async function runCli(args: readonly string[], options: { env?: Record<string, string | undefined>; timeoutMs?: number } = {}): Promise<CliRun> {
+  const { child, done } = spawnCli(args, options.env);
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 10_000);
+  try {
+    return await done;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Any ANSI escape, carriage return or other C0/C1 control character except the newline. */
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARACTERS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
