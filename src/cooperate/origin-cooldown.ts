@@ -18,7 +18,7 @@ const COOLS_ORIGIN = (status: number): boolean => status === 429 || status === 5
  * pollers it held back do not return in lockstep.
  */
 export const cooldownDelay = (until: number, honoured: number, now: number, random: number): number =>
-  until <= now || until <= honoured ? 0 : (until - now) * (1 + RETRY_AFTER_SPREAD * random);
+  until <= now || until <= honoured ? 0 : until - now + (until - now) * RETRY_AFTER_SPREAD * random;
 
 /** One caller's view of the cooldown of the origin it talks to. */
 export interface OriginCooldown {

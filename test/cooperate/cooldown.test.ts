@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { clearCooldowns, cooldownDelay } from '../../src/cooperate/origin-cooldown.js';
+import { poll, type PollEvent } from '../../src/index.js';
+import { sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { switchable, until, virtualClock } from './helpers/virtual-clock.js';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  clearCooldowns();
+});
+
+interface Job {
+  status: string;
+}
+const isDone = (job: Job): boolean => job.status === 'done';
+const paths = (server: TestServer): string[] => server.requests.map((r) => r.path);
+
+/** /outage answers `status` with Retry-After `seconds` once, then done; every other path: done. */
+async function outageServer(status = 503, seconds = '10', extra: Record<string, string> = {}): Promise<TestServer> {
+  let outages = 0;
+  const server = await startServer((req, res) => {
+    if (req.url === '/outage' && outages++ === 0) return sendJson(res, status, {}, { 'retry-after': seconds, ...extra });
+    sendJson(res, 200, { status: 'done' });
+  });
+  servers.push(server);
+  return server;
+}
+
+describe('cooldownDelay (pure)', () => {
+  it.each([
+    // until, honoured, now, random → delay
+    [1000, 0, 2000, 0.5, 0], // passed
+    [5000, 5000, 2000, 0.5, 0], // already honoured
+    [5000, 4000, 2000, 0, 3000], // a later cooldown than the one honoured
+    [5000, 0, 2000, 0.5, 3300], // 3000 + 10 % spread
+    [5000, 0, 2000, 1, 3600], // at most 20 % above
+  ])('until %i, honoured %i, now %i, random %f → %i ms', (untilAt, honoured, now, random, delay) => {
+    expect(cooldownDelay(untilAt, honoured, now, random)).toBe(delay);
+  });
+});
+
+describe('origin cooldown', () => {
+  it('a 503 with Retry-After quiets every other poller of the origin until then, with a spread', async () => {
+    const server = await outageServer(503, '10');
+    const clock = virtualClock({ random: 0.5 });
+    const events: PollEvent[] = [];
+    const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env });
+    await until(() => server.requests.length === 1, 'the 503');
+    await until(() => clock.pending() === 1, 'the retry wait');
+    const others = ['/b', '/c', '/d'].map((path) =>
+      poll<Job>(`${server.url}${path}`, { isDone, env: clock.env, onEvent: (e) => path === '/b' && events.push(e) }),
+    );
+    await until(() => clock.pending() === 4, 'three cooldown waits');
+    expect(paths(server)).toEqual(['/outage']);
+    expect(events).toEqual([{ type: 'cooldown', delay: 11_000, at: clock.now() + 11_000, origin: server.url }]);
+    await clock.advance(10_999);
+    expect(paths(server)).toEqual(['/outage']); // the 503's own retry: 10 s * 1.1, same as the others
+    await clock.advance(1);
+    await Promise.all([first, ...others]);
+    expect(paths(server).slice(1).sort()).toEqual(['/b', '/c', '/d', '/outage']);
+  });
+
+  it('a poller already in its interval wait honours a cooldown set meanwhile', async () => {
+    const server = await outageServer(429, '30');
+    const clock = virtualClock({ random: 0 });
+    let n = 0;
+    const steady = poll<Job>(`${server.url}/steady`, { isDone: () => ++n === 2, interval: 1000, env: clock.env });
+    await until(() => server.requests.length === 1);
+    const outage = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env });
+    await until(() => server.requests.length === 2 && clock.pending() === 2);
+    await clock.advance(1000); // the steady poller's interval ends inside the cooldown
+    await until(() => clock.pending() === 2);
+    expect(paths(server)).toEqual(['/steady', '/outage']);
+    await clock.advance(29_000);
+    await Promise.all([steady, outage]);
+    expect(paths(server).slice(2).sort()).toEqual(['/outage', '/steady']);
+  });
+
+  it('cooldown: false neither waits for a cooldown nor announces one', async () => {
+    const server = await outageServer(503, '10');
+    const clock = virtualClock();
+    const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env, cooldown: false });
+    await until(() => server.requests.length === 1 && clock.pending() === 1);
+    await poll<Job>(`${server.url}/b`, { isDone, env: clock.env }); // nothing announced: goes at once
+    const other = await outageServer(503, '10');
+    const quiet = poll<Job>(`${other.url}/outage`, { isDone, env: clock.env });
+    await until(() => other.requests.length === 1);
+    await poll<Job>(`${other.url}/b`, { isDone, env: clock.env, cooldown: false }); // opted out: goes at once
+    expect(paths(other)).toEqual(['/outage', '/b']);
+    await clock.advance(12_000);
+    await Promise.all([first, quiet]);
+  });
+
+  it('only 429 and 503 with a Retry-After cool the origin, and only that origin', async () => {
+    for (const [status, header] of [[500, '10'], [503, 'soon'], [503, '0']] as const) {
+      const server = await outageServer(status, header);
+      const clock = virtualClock();
+      const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env, backoff: () => 0 });
+      await until(() => server.requests.length >= 1);
+      await poll<Job>(`${server.url}/b`, { isDone, env: clock.env });
+      expect(paths(server)).toContain('/b');
+      await clock.advance(20_000);
+      await first;
+    }
+    const hot = await outageServer(503, '10');
+    const cold = await outageServer();
+    const clock = virtualClock();
+    const first = poll<Job>(`${hot.url}/outage`, { isDone, env: clock.env });
+    await until(() => hot.requests.length === 1 && clock.pending() === 1);
+    await poll<Job>(`${cold.url}/b`, { isDone, env: clock.env });
+    expect(paths(cold)).toEqual(['/b']);
+    await clock.advance(12_000);
+    await first;
+  });
+
+  it('a wait imposed by the cooldown is honoured when the page becomes visible', async () => {
+    const server = await outageServer(503, '10');
+    const clock = virtualClock({ random: 0 });
+    const page = switchable(false);
+    const visibility = { hidden: page.is, subscribe: page.subscribe };
+    const first = poll<Job>(`${server.url}/outage`, { isDone, env: { ...clock.env, visibility } });
+    await until(() => clock.pending() === 1);
+    const events: PollEvent[] = [];
+    const second = poll<Job>(`${server.url}/b`, { isDone, env: { ...clock.env, visibility }, onEvent: (e) => events.push(e) });
+    await until(() => clock.pending() === 2);
+    page.set(true);
+    page.set(false);
+    await clock.advance(5000);
+    expect(paths(server)).toEqual(['/outage']);
+    expect(events.map((e) => e.type)).toEqual(['cooldown']);
+    await clock.advance(5000);
+    await Promise.all([first, second]);
+    expect(events.map((e) => e.type)).toEqual(['cooldown', 'request', 'response']);
+  });
+});

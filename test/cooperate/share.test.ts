@@ -1,0 +1,151 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { clearCooldowns } from '../../src/cooperate/origin-cooldown.js';
+import { HttpError, poll, PollGaveUpError, type PollEvent } from '../../src/index.js';
+import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { until, virtualClock } from './helpers/virtual-clock.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  clearCooldowns();
+});
+
+interface Tick {
+  n: number;
+}
+/** Answers {n} with a counter per path. */
+async function counting(): Promise<TestServer> {
+  const counts = new Map<string, number>();
+  return startServer((req, res) => {
+    const n = (counts.get(req.url!) ?? 0) + 1;
+    counts.set(req.url!, n);
+    sendJson(res, 200, { n });
+  });
+}
+
+describe('share: true', () => {
+  it('N callers of one URL cost one request per interval; each gets every update and its own isDone', async () => {
+    server = await counting();
+    const clock = virtualClock();
+    const seen: number[][] = [[], [], [], [], []];
+    const results = [1, 2, 3, 4, 5].map((last, i) =>
+      poll<Tick>(`${server!.url}/job`, { share: true, interval: 1000, env: clock.env, isDone: (t) => t.n >= last, onUpdate: (t) => seen[i]!.push(t.n) }),
+    );
+    for (let round = 1; round < 5; round += 1) {
+      await until(() => server!.requests.length === round && clock.pending() === 1, `request ${round}`);
+      await clock.advance(1000);
+    }
+    expect((await Promise.all(results)).map((t) => t.n)).toEqual([1, 2, 3, 4, 5]);
+    expect(server.requests).toHaveLength(5);
+    expect(seen).toEqual([[1], [1, 2], [1, 2, 3], [1, 2, 3, 4], [1, 2, 3, 4, 5]]);
+    expect(clock.pending()).toBe(0); // the loop stopped with its last caller
+  });
+
+  it('a different method or header is a different loop; header order and case are not', async () => {
+    server = await counting();
+    const base = { share: true, isDone: () => true } as const;
+    await Promise.all([
+      poll(`${server.url}/x`, { ...base, init: { headers: { 'X-A': '1', 'x-b': '2' } } }),
+      poll(`${server.url}/x`, { ...base, init: { headers: { 'x-b': '2', 'x-a': '1' } } }),
+      poll(`${server.url}/x`, { ...base, init: { headers: { 'x-a': '2' } } }),
+      poll(`${server.url}/x`, { ...base, init: { method: 'POST' } }),
+      poll(`${server.url}/y`, base),
+    ]);
+    expect(server.requests.map((r) => `${r.method} ${r.path} ${r.headers['x-a'] ?? '-'}`).sort()).toEqual(['GET /x 1', 'GET /x 2', 'GET /y -', 'POST /x -']);
+  });
+
+  it('aborting one caller leaves the others polling; aborting the last stops the loop', async () => {
+    server = await counting();
+    const clock = virtualClock();
+    const a = new AbortController();
+    const b = new AbortController();
+    const options = { share: true, interval: 1000, env: clock.env } as const;
+    const first = poll<Tick>(`${server.url}/job`, { ...options, signal: a.signal });
+    const second = poll<Tick>(`${server.url}/job`, { ...options, signal: b.signal });
+    await until(() => server!.requests.length === 1 && clock.pending() === 1);
+    a.abort(new Error('first left'));
+    await expect(first).rejects.toThrow('first left');
+    await clock.advance(1000);
+    await until(() => server!.requests.length === 2 && clock.pending() === 1);
+    b.abort(new Error('second left'));
+    await expect(second).rejects.toThrow('second left');
+    expect(clock.pending()).toBe(0);
+    await clock.advance(5000);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a caller joining a running loop gets its latest body at once, and events', async () => {
+    server = await counting();
+    const clock = virtualClock();
+    const first = poll<Tick>(`${server.url}/job`, { share: true, interval: 1000, env: clock.env, isDone: (t) => t.n >= 2 });
+    await until(() => server!.requests.length === 1 && clock.pending() === 1);
+    const updates: number[] = [];
+    const events: PollEvent[] = [];
+    const late = poll<Tick>(`${server.url}/job`, { share: true, env: clock.env, isDone: (t) => t.n >= 2, onUpdate: (t) => updates.push(t.n), onEvent: (e) => events.push(e) });
+    expect(updates).toEqual([1]);
+    await clock.advance(1000);
+    await Promise.all([first, late]);
+    expect(updates).toEqual([1, 2]);
+    expect(events.map((e) => e.type)).toEqual(['request', 'response']);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a late caller whose isDone accepts the latest body resolves without a request', async () => {
+    server = await counting();
+    const clock = virtualClock();
+    const first = poll<Tick>(`${server.url}/job`, { share: true, interval: 1000, env: clock.env, isDone: (t) => t.n >= 3 });
+    await until(() => server!.requests.length === 1 && clock.pending() === 1);
+    expect(await poll<Tick>(`${server.url}/job`, { share: true, isDone: () => true })).toEqual({ n: 1 });
+    expect(server.requests).toHaveLength(1);
+    await clock.advance(1000);
+    await until(() => server!.requests.length === 2 && clock.pending() === 1);
+    await clock.advance(1000);
+    await first;
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('a 404 rejects every caller with the HttpError; giving up rejects every caller', async () => {
+    server = await startServer(scripted([(res) => sendJson(res, 404, {})]));
+    const all = [1, 2, 3].map(() => poll(`${server!.url}/gone`, { share: true }).catch((e: unknown) => e));
+    const errors = await Promise.all(all);
+    expect(errors.every((e) => e instanceof HttpError && e.status === 404)).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    await server.close();
+    server = await startServer(scripted([(res) => sendJson(res, 500, {})]));
+    const gaveUp = await Promise.all([1, 2].map(() => poll(server!.url, { share: true, maxAttempts: 1, backoff: () => 0, interval: 0 }).catch((e: unknown) => e)));
+    expect(gaveUp.every((e) => e instanceof PollGaveUpError)).toBe(true);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("each caller's timeout rejects only that caller", async () => {
+    server = await counting();
+    const clock = virtualClock();
+    const short = poll<Tick>(`${server.url}/job`, { share: true, interval: 1000, timeout: 1500, env: clock.env }).catch((e: unknown) => e);
+    const long = poll<Tick>(`${server.url}/job`, { share: true, env: clock.env, isDone: (t) => t.n >= 3 });
+    await until(() => server!.requests.length === 1 && clock.pending() === 2);
+    await clock.advance(1000);
+    await until(() => server!.requests.length === 2 && clock.pending() === 2);
+    await clock.advance(500);
+    expect(await short).toMatchObject({ name: 'TimeoutError' });
+    await clock.advance(500);
+    expect((await long).n).toBe(3);
+  });
+
+  it("share: 'tabs' without Web Locks (Node) behaves like share: true", async () => {
+    expect((globalThis as { navigator?: { locks?: unknown } }).navigator?.locks).toBeUndefined();
+    server = await counting();
+    const clock = virtualClock();
+    const results = [2, 2, 2].map((last) => poll<Tick>(`${server!.url}/job`, { share: 'tabs', interval: 1000, env: clock.env, isDone: (t) => t.n >= last }));
+    await until(() => server!.requests.length === 1 && clock.pending() === 1);
+    await clock.advance(1000);
+    await Promise.all(results);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('polls without share stay independent', async () => {
+    server = await counting();
+    await Promise.all([1, 2, 3].map(() => poll(`${server!.url}/job`, { isDone: () => true })));
+    expect(server.requests).toHaveLength(3);
+  });
+});
