@@ -1,0 +1,11 @@
+// The public API of `pollite/simulator`. Every export is named here on purpose.
+
+export { simulate } from './simulate.js';
+export type { SimulateOptions, SimulationResult } from './simulate.js';
+export type { StrategyMetrics } from './metrics.js';
+export type { ScenarioName } from './scenarios.js';
+export type { ServerModel, Outage } from './server-model.js';
+export { STRATEGIES } from './strategies.js';
+export type { Strategy, SimulatedClient } from './strategies.js';
+export { VirtualTime } from './virtual-time.js';
+export { mulberry32 } from './prng.js';

@@ -1,0 +1,55 @@
+import type { MetricsRecorder } from './metrics.js';
+import type { ModelledServer } from './server-model.js';
+import type { VirtualTime } from './virtual-time.js';
+
+/** Draws one one-way network delay, ms. */
+export type Latency = () => number;
+
+const ifNoneMatchOf = (init: RequestInit | undefined): string | null => {
+  const headers = init?.headers;
+  if (headers === undefined) return null;
+  if (headers instanceof Headers) return headers.get('if-none-match');
+  return new Headers(headers).get('if-none-match');
+};
+
+/**
+ * The `fetch` of simulated client `client`: the request travels to the
+ * modelled server for one latency draw, is answered after the server's
+ * response time, and travels back for another draw; the promise then
+ * resolves with a real `Response`. A request aborted in flight rejects with
+ * the signal's reason at once, as the real fetch does.
+ */
+export function simulatedFetch(
+  client: number,
+  time: VirtualTime,
+  server: ModelledServer,
+  metrics: MetricsRecorder,
+  latency: Latency,
+): typeof fetch {
+  return (_input, init) =>
+    new Promise<Response>((resolve, reject) => {
+      const sent = time.now();
+      metrics.sent(client, sent);
+      const ifNoneMatch = ifNoneMatchOf(init);
+      const signal = init?.signal ?? undefined;
+      const out = latency();
+      time.at(sent + out, () => {
+        const arrived = time.now();
+        metrics.arrived(arrived, server.outageAt(arrived) !== undefined);
+        const answer = server.handle(arrived, ifNoneMatch);
+        time.at(arrived + server.responseTime + latency(), () => {
+          if (signal?.aborted) {
+            reject(signal.reason);
+            return;
+          }
+          const bytes = answer.body === null ? 0 : answer.body.length;
+          metrics.delivered(client, time.now(), answer.status, bytes, answer.retryAfter);
+          const headers: Record<string, string> = {};
+          if (answer.body !== null) headers['content-type'] = 'application/json';
+          if (answer.etag !== null) headers.etag = answer.etag;
+          if (answer.retryAfter !== null) headers['retry-after'] = answer.retryAfter;
+          resolve(new Response(answer.body, { status: answer.status, headers }));
+        });
+      });
+    });
+}

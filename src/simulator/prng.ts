@@ -1,0 +1,33 @@
+/**
+ * mulberry32: a 32-bit seeded generator, small and fast, good enough to
+ * spread simulated clients (not for cryptography). The same seed always
+ * yields the same sequence, which is what makes a simulation repeatable.
+ */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A seed for an independent stream derived from `seed` and a stream number,
+ * so that e.g. network delays and client jitter do not share one sequence.
+ */
+export function deriveSeed(seed: number, stream: number): number {
+  let h = (seed ^ Math.imul(stream + 1, 0x9e3779b1)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** A draw from Normal(mean, sd) by the Box-Muller transform. */
+export function normal(random: () => number, mean: number, sd: number): number {
+  const u = 1 - random(); // (0, 1]: keeps log finite
+  const v = random();
+  return mean + sd * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}

@@ -1,0 +1,116 @@
+/** A window of virtual time, ms from the start of the simulation: `[start, end)`. */
+export interface Outage {
+  start: number;
+  end: number;
+  /**
+   * Seconds sent as `Retry-After` with the outage's 503s; `null` sends none.
+   * @default null
+   */
+  retryAfter?: number | null;
+}
+
+/** What the modelled API does. Every time is virtual ms from the start. */
+export interface ServerModel {
+  /**
+   * Requests per second served; further requests in the same second get a
+   * 503 (with `overloadRetryAfter`, if set).
+   * @default Infinity
+   */
+  capacity?: number;
+  /** Seconds sent as `Retry-After` with overload 503s; `null` sends none. @default null */
+  overloadRetryAfter?: number | null;
+  /** Windows in which every request gets a 503. @default [] */
+  outages?: Outage[];
+  /**
+   * A rate limit: beyond `rps` requests in one second, a 429 with
+   * `Retry-After: retryAfter` seconds (default 1: the window resets within
+   * the second).
+   * @default none
+   */
+  rateLimit?: { rps: number; retryAfter?: number };
+  /** Time the server spends on each request, ms. @default 20 */
+  responseTime?: number;
+  /** When the polled job finishes; its body then says `done`. @default Infinity (never) */
+  jobDoneAt?: number;
+  /** Bytes of each 2xx body (padded JSON). @default 200 */
+  bodyBytes?: number;
+}
+
+/** The server's answer to one request. */
+export interface Answer {
+  status: number;
+  /** `null` for 304 and errors. */
+  body: string | null;
+  etag: string | null;
+  retryAfter: string | null;
+}
+
+const ETAG_RUNNING = '"running"';
+const ETAG_DONE = '"done"';
+
+const paddedBody = (status: string, bytes: number): string => {
+  const bare = JSON.stringify({ status, pad: '' });
+  return JSON.stringify({ status, pad: 'x'.repeat(Math.max(0, bytes - bare.length)) });
+};
+
+/**
+ * The modelled API's decisions, in the order a real stack makes them: an
+ * outage answers before anything else, then the rate limiter, then the
+ * capacity of the workers; a request that gets through is served, as a
+ * 304 when its `If-None-Match` still matches.
+ */
+export class ModelledServer {
+  readonly responseTime: number;
+  #capacity: number;
+  #overloadRetryAfter: string | null;
+  #outages: Outage[];
+  #rateLimit: { rps: number; retryAfter?: number } | undefined;
+  #jobDoneAt: number;
+  #bodies: Record<string, string>;
+  #second = -1;
+  #served = 0;
+  #admitted = 0;
+
+  constructor(model: ServerModel = {}) {
+    this.responseTime = model.responseTime ?? 20;
+    this.#capacity = model.capacity ?? Infinity;
+    this.#overloadRetryAfter = model.overloadRetryAfter == null ? null : String(model.overloadRetryAfter);
+    this.#outages = model.outages ?? [];
+    this.#rateLimit = model.rateLimit;
+    this.#jobDoneAt = model.jobDoneAt ?? Infinity;
+    const bytes = model.bodyBytes ?? 200;
+    this.#bodies = { running: paddedBody('running', bytes), done: paddedBody('done', bytes) };
+  }
+
+  /** The outage `time` falls in, if any. */
+  outageAt(time: number): Outage | undefined {
+    return this.#outages.find((outage) => time >= outage.start && time < outage.end);
+  }
+
+  /** Answers a request arriving at `time`. */
+  handle(time: number, ifNoneMatch: string | null): Answer {
+    const outage = this.outageAt(time);
+    if (outage) return { status: 503, body: null, etag: null, retryAfter: outage.retryAfter == null ? null : String(outage.retryAfter) };
+    const second = Math.floor(time / 1000);
+    if (second !== this.#second) {
+      this.#second = second;
+      this.#served = 0;
+      this.#admitted = 0;
+    }
+    if (this.#rateLimit) {
+      if (this.#admitted >= this.#rateLimit.rps) {
+        // The window resets within the second, and Retry-After counts whole seconds.
+        return { status: 429, body: null, etag: null, retryAfter: String(this.#rateLimit.retryAfter ?? 1) };
+      }
+      this.#admitted += 1;
+    }
+    if (this.#served >= this.#capacity) {
+      return { status: 503, body: null, etag: null, retryAfter: this.#overloadRetryAfter };
+    }
+    this.#served += 1;
+    const done = time >= this.#jobDoneAt;
+    const etag = done ? ETAG_DONE : ETAG_RUNNING;
+    if (ifNoneMatch === etag) return { status: 304, body: null, etag, retryAfter: null };
+    return { status: 200, body: this.#bodies[done ? 'done' : 'running']!, etag, retryAfter: null };
+  }
+}

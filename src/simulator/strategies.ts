@@ -1,0 +1,107 @@
+import { decorrelatedJitter } from '../backoff/decorrelated-jitter.js';
+import { equalJitter } from '../backoff/equal-jitter.js';
+import { exponential } from '../backoff/exponential.js';
+import type { Backoff } from '../backoff/types.js';
+import { poll } from '../core/poll.js';
+import type { Environment } from '../env/environment.js';
+import { isPollGaveUpError } from '../errors/poll-gave-up-error.js';
+
+/** One simulated client, as a strategy sees it. */
+export interface SimulatedClient {
+  url: string;
+  /** Virtual time, this client's own seeded randomness, always visible. */
+  env: Partial<Environment> & Pick<Environment, 'now' | 'setTimeout' | 'random'>;
+  fetch: typeof fetch;
+  /** ms between polls. */
+  interval: number;
+  isDone: (data: unknown) => boolean;
+  /** Call when the client has seen the job done. */
+  done(): void;
+  /** Call when the client's poller gave up. */
+  gaveUp(): void;
+  /** Call with an error nobody expected (a bug): the run fails with it. */
+  crashed(error: unknown): void;
+}
+
+/** How a fleet of clients polls. */
+export interface Strategy {
+  name: string;
+  description: string;
+  start(client: SimulatedClient): void;
+}
+
+// Every simulated client is its own browser or device: nothing is shared
+// between them through the realm they happen to run in here. (Spread, so
+// these options may be unknown to the poll of an older build.)
+const ownRealm: object = { cooldown: false, share: false };
+
+/** A strategy running pollite's real `poll`, with `backoff` replacing the default when given. */
+const pollStrategy = (name: string, description: string, backoff?: (random: () => number) => Backoff): Strategy => ({
+  name,
+  description,
+  start(client) {
+    const once = (): void => {
+      poll(client.url, {
+        ...ownRealm,
+        env: client.env,
+        fetch: client.fetch,
+        interval: client.interval,
+        isDone: client.isDone,
+        ...(backoff ? { backoff: backoff(client.env.random) } : {}),
+      }).then(
+        () => client.done(),
+        (error: unknown) => {
+          if (!isPollGaveUpError(error)) return client.crashed(error);
+          // As an app would: show the error, then try again a little later.
+          client.gaveUp();
+          client.env.setTimeout(once, client.interval);
+        },
+      );
+    };
+    once();
+  },
+});
+
+/** `setInterval` + `fetch`: a request every interval whatever happens, no ETag, no backoff, no Retry-After. */
+const naive: Strategy = {
+  name: 'naive',
+  description: 'setInterval + fetch: fixed rate, no backoff, ignores Retry-After',
+  start(client) {
+    let finished = false;
+    const tick = (): void => {
+      if (finished) return;
+      client.env.setTimeout(tick, client.interval);
+      client.fetch(client.url).then(async (response) => {
+        if (!response.ok) return void (await response.body?.cancel());
+        const data: unknown = await response.json();
+        if (!finished && client.isDone(data)) {
+          finished = true;
+          client.done();
+        }
+      }, client.crashed);
+    };
+    tick();
+  },
+};
+
+const BASE = 2000;
+const CAP = 30_000;
+
+/** The strategies `simulate` knows, by name. */
+export const STRATEGIES: Readonly<Record<string, Strategy>> = Object.freeze({
+  naive,
+  exponential: pollStrategy(
+    'exponential',
+    `poll with exponential({ base: ${BASE}, cap: ${CAP} }): backoff without jitter`,
+    (random) => exponential({ base: BASE, cap: CAP, random }),
+  ),
+  pollite: pollStrategy('pollite', "poll's defaults: full jitter, Retry-After as a floor, ETag"),
+  'equal-jitter': pollStrategy('equal-jitter', `poll with equalJitter({ base: ${BASE}, cap: ${CAP} })`, (random) =>
+    equalJitter({ base: BASE, cap: CAP, random }),
+  ),
+  'decorrelated-jitter': pollStrategy(
+    'decorrelated-jitter',
+    `poll with decorrelatedJitter({ base: ${BASE}, cap: ${CAP} })`,
+    (random) => decorrelatedJitter({ base: BASE, cap: CAP, random }),
+  ),
+});

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SimulateOptions } from '../../src/simulator/index.js';
+
+// The simulator must run pollite's real poll, not a model of its policy: a
+// default changed inside the library must change what the simulation sees.
+const options: SimulateOptions = {
+  clients: 20,
+  scenario: 'job',
+  duration: 20_000,
+  interval: 1000,
+  strategies: ['pollite'],
+  seed: 5,
+};
+
+afterEach(() => {
+  vi.doUnmock('../../src/core/defaults.js');
+  vi.resetModules();
+});
+
+describe('the simulator drives the real poll', () => {
+  it('sees ETag/304 go away when the library default `conditional` is switched off', async () => {
+    const { simulate } = await import('../../src/simulator/index.js');
+    const before = (await simulate(options)).strategies[0]!;
+    expect(before.statuses[304]).toBeGreaterThan(0);
+
+    vi.resetModules();
+    vi.doMock('../../src/core/defaults.js', async (importOriginal) => {
+      const original = await importOriginal<typeof import('../../src/core/defaults.js')>();
+      return { ...original, POLL_DEFAULTS: Object.freeze({ ...original.POLL_DEFAULTS, conditional: false }) };
+    });
+    const { simulate: simulateChanged } = await import('../../src/simulator/index.js');
+    const after = (await simulateChanged(options)).strategies[0]!;
+    expect(after.statuses[304]).toBeUndefined();
+    expect(after.requests).toBe(before.requests);
+    expect(after.bytes).toBeGreaterThan(before.bytes);
+  });
+
+  it("sees the default backoff's jitter: a zero-width default backoff changes the outage numbers", async () => {
+    const outage: SimulateOptions = { clients: 30, scenario: 'outage', duration: 30_000, interval: 1000, strategies: ['pollite'] };
+    const { simulate } = await import('../../src/simulator/index.js');
+    const before = (await simulate(outage)).strategies[0]!;
+
+    vi.resetModules();
+    vi.doMock('../../src/core/defaults.js', async (importOriginal) => {
+      const original = await importOriginal<typeof import('../../src/core/defaults.js')>();
+      return { ...original, pollBackoff: () => () => 0 };
+    });
+    const { simulate: simulateChanged } = await import('../../src/simulator/index.js');
+    const after = (await simulateChanged(outage)).strategies[0]!;
+    // With no backoff, every failure is retried after the bare 1 s interval.
+    expect(after.requestsDuringOutage).toBeGreaterThan(before.requestsDuringOutage);
+    expect(after.requestsDuringOutage).toBe(after.rps.slice(6, 12).reduce((a, b) => a + b, 0));
+  });
+});
