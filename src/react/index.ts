@@ -4,3 +4,6 @@
 export { usePoll } from './use-poll.js';
 export type { UsePollResult } from './use-poll.js';
 export type { PollState } from './poll-state.js';
+
+export { useFetchWithRetry } from './use-fetch-with-retry.js';
+export type { UseFetchWithRetryOptions, UseFetchWithRetryResult, FetchWithRetryState } from './use-fetch-with-retry.js';

@@ -8,10 +8,12 @@ const ioTurn = (): Promise<void> => act(() => new Promise<void>((resolve) => set
 
 /**
  * Lets real I/O run (a local server answering) until `condition` holds,
- * without advancing fake time: the loop counts event-loop turns, not ms.
+ * without advancing fake time. Gives up after `limitMs` of real time
+ * (performance.now() is never faked here), however busy the machine is.
  */
-export async function until(condition: () => boolean, turns = 2000): Promise<void> {
-  for (let i = 0; i < turns && !condition(); i += 1) await ioTurn();
+export async function until(condition: () => boolean, limitMs = 5000): Promise<void> {
+  const giveUpAt = performance.now() + limitMs;
+  while (!condition() && performance.now() < giveUpAt) await ioTurn();
   expect(condition(), 'condition never held').toBe(true);
 }
 

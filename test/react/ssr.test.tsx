@@ -2,7 +2,7 @@
 // nor `document` exists, so touching either would throw.
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { usePoll } from '../../src/react/index.js';
+import { useFetchWithRetry, usePoll } from '../../src/react/index.js';
 import { scripted, startServer, type TestServer } from '../helpers/server.js';
 import { answer, type Job } from './helpers.js';
 
@@ -26,6 +26,18 @@ describe('server rendering', () => {
       return <p>{`${status} ${data?.status ?? '-'} ${attempt} ${nextAttemptAt ?? '-'}`}</p>;
     }
     expect(renderToString(<JobStatus />)).toBe('<p>idle - 0 -</p>');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('useFetchWithRetry renders loading (attempt 1 of 4) and sends nothing', async () => {
+    server = await startServer(scripted([answer(200, { rows: 1 })]));
+    const url = server.url;
+    function Report() {
+      const { loading, data, attempt, maxAttempts } = useFetchWithRetry(url);
+      return <p>{`${loading ? 'loading' : 'ready'} ${String(data)} attempt ${attempt + 1} of ${maxAttempts}`}</p>;
+    }
+    expect(renderToString(<Report />)).toBe('<p>loading undefined attempt 1 of 4</p>');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.requests).toHaveLength(0);
   });

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, render, renderHook } from '@testing-library/react';
+import { act, cleanup, render, renderHook } from '@testing-library/react';
 import { StrictMode, useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError, PollGaveUpError, type PollEvent } from '../../src/index.js';
@@ -12,6 +12,7 @@ beforeEach(() => {
   vi.useFakeTimers(FAKE_TIMERS);
 });
 afterEach(async () => {
+  cleanup();
   vi.useRealTimers();
   await server?.close();
   server = undefined;
