@@ -9,3 +9,5 @@ export { STRATEGIES } from './strategies.js';
 export type { Strategy, SimulatedClient } from './strategies.js';
 export { VirtualTime } from './virtual-time.js';
 export { mulberry32 } from './prng.js';
+export { awsOccStudy, runOcc, OCC_STRATEGIES } from './aws-occ.js';
+export type { OccStrategy, OccStudyOptions, OccPoint, OccRun } from './aws-occ.js';

@@ -31,3 +31,22 @@ export function normal(random: () => number, mean: number, sd: number): number {
   const v = random();
   return mean + sd * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
+
+/**
+ * A generator of Normal(mean, sd) draws that uses both values of each
+ * Box-Muller pair: half the calls to `random`, `log` and `sqrt`.
+ */
+export function normals(random: () => number, mean: number, sd: number): () => number {
+  let spare = NaN;
+  return () => {
+    if (!Number.isNaN(spare)) {
+      const value = spare;
+      spare = NaN;
+      return value;
+    }
+    const radius = sd * Math.sqrt(-2 * Math.log(1 - random()));
+    const angle = 2 * Math.PI * random();
+    spare = mean + radius * Math.sin(angle);
+    return mean + radius * Math.cos(angle);
+  };
+}
