@@ -2,7 +2,7 @@
 // install it into a fresh project, import it by name, run it against a local
 // server, bundle it with esbuild and hold each entry point to its size budget.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -59,6 +59,25 @@ console.log('import { jsonWithETag } from "pollite/server" works: ' + Object.key
 `,
 );
 console.log(run('node', ['smoke.mjs'], consumer).trim());
+
+// pollite/react by name, with React linked in from this repo the way an app provides its peer dependency.
+for (const name of ['react', 'react-dom']) symlinkSync(join(root, 'node_modules', name), join(consumer, 'node_modules', name), 'dir');
+writeFileSync(
+  join(consumer, 'smoke-react.mjs'),
+  `import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import * as hooks from 'pollite/react';
+function View() {
+  const job = hooks.usePoll('http://127.0.0.1/jobs/1');
+  const report = hooks.useFetchWithRetry('http://127.0.0.1/report');
+  return createElement('p', null, job.status + ' ' + report.loading + ' ' + report.maxAttempts);
+}
+const html = renderToString(createElement(View));
+if (html !== '<p>idle true 4</p>') throw new Error('smoke pollite/react failed: ' + html);
+console.log('import { usePoll, useFetchWithRetry } from "pollite/react" renders on the server: ' + Object.keys(hooks).join(', '));
+`,
+);
+console.log(run('node', ['smoke-react.mjs'], consumer).trim());
 
 // Bundle sizes: minified + gzipped, as a user's bundler would ship them.
 const budgets = JSON.parse(readFileSync(join(root, 'size-budget.json'), 'utf8'));
