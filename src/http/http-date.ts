@@ -12,9 +12,12 @@ const ASCTIME = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d\\d) ${TIME} (\\d{4})$`);
 const toEpoch = (year: number, month: string, day: number, h: number, m: number, s: number): number | null => {
   const monthIndex = MONTHS.indexOf(month) / 3;
   if (h > 23 || m > 59 || s > 60 || day < 1) return null;
-  const epoch = Date.UTC(year, monthIndex, day, h, m, Math.min(s, 59));
-  // Rejects 31 Feb and friends, which Date.UTC would roll over silently.
-  return new Date(epoch).getUTCDate() === day ? epoch : null;
+  // Not Date.UTC, which reads years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  date.setUTCHours(h, m, Math.min(s, 59), 0);
+  // Rejects 31 Feb and friends, which Date would roll over silently.
+  return date.getUTCDate() === day ? date.getTime() : null;
 };
 
 /**
@@ -31,6 +34,8 @@ export function parseHttpDate(value: string, now: number): number | null {
   if (!match) return null;
   const thisYear = new Date(now).getUTCFullYear();
   let year = thisYear - (thisYear % 100) + +match[3]!;
+  // RFC 9110: the latest year with those two digits that is at most 50 years ahead.
   if (year > thisYear + 50) year -= 100;
+  else if (year + 100 <= thisYear + 50) year += 100;
   return toEpoch(year, match[2]!, +match[1]!, +match[4]!, +match[5]!, +match[6]!);
 }

@@ -25,9 +25,12 @@ export interface ParseRetryAfterOptions {
 export function parseRetryAfter(value: string | null | undefined, options?: ParseRetryAfterOptions): number | null {
   if (typeof value !== 'string') return null;
   const max = options?.max ?? 300_000;
+  // Bad options would turn any header into a NaN, negative or infinite wait.
+  if (!(max >= 0 && max < Infinity)) throw new TypeError('Expected `max` to be a finite number >= 0');
   const text = value.trim();
   if (/^\d+$/.test(text)) return Math.min(Number(text) * 1000, max);
   const now = options?.now ?? Date.now();
+  if (!Number.isFinite(now)) throw new TypeError('Expected `now` to be a finite number');
   const at = parseHttpDate(text, now);
   return at === null ? null : Math.min(Math.max(0, at - now), max);
 }
