@@ -1,6 +1,13 @@
 // The `pollite` executable (bundled to dist/cli.js): wires the process to `main`.
+import { setFlagsFromString } from 'node:v8';
 import { EXIT, Interrupted } from './exit-codes.js';
 import { main } from './main.js';
+
+// fetch parses HTTP with a WebAssembly module that V8 later recompiles with
+// TurboFan on a background thread; process.exit waits for that compile,
+// which delayed Ctrl-C by up to 2 s on a busy machine (measured with strace).
+// The baseline compiler is plenty for a few requests a second.
+setFlagsFromString('--liftoff-only');
 
 const controller = new AbortController();
 const onSignal = (name: 'SIGINT' | 'SIGTERM'): void => {

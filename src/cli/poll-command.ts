@@ -1,4 +1,4 @@
-import { isPollGaveUpError, poll } from '../index.js';
+import { isPollGaveUpError, isTimeoutError, poll } from '../index.js';
 import type { CliIo } from './cli-io.js';
 import { colorsFor } from './display/colors.js';
 import { silentDisplay, type Display, type OutputStream } from './display/display.js';
@@ -6,7 +6,7 @@ import { liveLine } from './display/live-line.js';
 import { plainLines } from './display/plain-lines.js';
 import { matchCondition, type Condition } from './condition.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
-import { formatBytes, formatElapsed, plural } from './format.js';
+import { formatBytes, formatDelay, formatElapsed, plural } from './format.js';
 import { redactedHeaderLines } from './headers.js';
 import { instrumentedFetch, networkErrorText } from './instrumented-fetch.js';
 import { pollTracker, type PollCounters } from './poll-tracker.js';
@@ -103,7 +103,7 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
     code = exitCodeFor(error);
     display.stop();
     body = undefined;
-    io.stderr.write(`${colors.red('pollite:')} ${errorMessage(error)}\n`);
+    io.stderr.write(`${colors.red('pollite:')} ${errorMessage(error, command, formatElapsed(tracker.snapshot().elapsedMs))}\n`);
   }
   display.stop();
 
@@ -127,7 +127,10 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
 export const summaryLine = (c: PollCounters, elapsed: string): string =>
   `pollite: ${plural(c.requests, 'request')}, ${c.notModified} × 304, ${c.retries} ${c.retries === 1 ? 'retry' : 'retries'}, ${formatBytes(c.bytes)} received in ${elapsed}`;
 
-function errorMessage(error: unknown): string {
+function errorMessage(error: unknown, command: PollCommand, elapsed: string): string {
+  if (isTimeoutError(error) && command.timeout !== undefined) {
+    return `timed out: --timeout ${formatDelay(command.timeout)} passed (or the next try would end after it), after ${elapsed}`;
+  }
   if (isPollGaveUpError(error) && error.status === undefined) return `${error.message}: ${networkErrorText(error.cause)}`;
   if (exitCodeFor(error) === EXIT.software) return `unexpected error (a bug in pollite, please report it): ${String(error)}`;
   return error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConditionSyntaxError, lookupPath, matchCondition, parseCondition } from '../../src/cli/condition.js';
 
+const valuesOf = (source: string): unknown => (parseCondition(source) as { values: unknown }).values;
 const matches = (condition: string, body: unknown): boolean => matchCondition(parseCondition(condition), body);
 
 describe('parseCondition', () => {
@@ -14,11 +15,11 @@ describe('parseCondition', () => {
   });
 
   it('reads values as JSON scalars, quoted ones as strings', () => {
-    expect(parseCondition('x=done,3,true,false,null,-2.5e1,01').values).toEqual(['done', 3, true, false, null, -25, '01']);
-    expect(parseCondition('x="3"').values).toEqual(['3']);
-    expect(parseCondition('x="a, b",c').values).toEqual(['a, b', 'c']);
-    expect(parseCondition('x="say \\"hi\\""').values).toEqual(['say "hi"']);
-    expect(parseCondition('x=""').values).toEqual(['']);
+    expect(valuesOf('x=done,3,true,false,null,-2.5e1,01')).toEqual(['done', 3, true, false, null, -25, '01']);
+    expect(valuesOf('x="3"')).toEqual(['3']);
+    expect(valuesOf('x="a, b",c')).toEqual(['a, b', 'c']);
+    expect(valuesOf('x="say \\"hi\\""')).toEqual(['say "hi"']);
+    expect(valuesOf('x=""')).toEqual(['']);
     expect(parseCondition(' job.state = done , failed ')).toMatchObject({ path: ['job', 'state'], values: ['done', 'failed'] });
   });
 

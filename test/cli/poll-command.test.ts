@@ -1,0 +1,232 @@
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { scripted, sendJson, startServer as startRawServer, type Handler, type TestServer } from '../helpers/server.js';
+import { CONTROL_CHARACTERS, ensureBin, runCli } from './helpers/run-cli.js';
+
+// Each test has its own server and child process, so they run side by side.
+beforeAll(() => ensureBin());
+const startServer = async (handler: Handler): Promise<TestServer> => {
+  const server = await startRawServer(handler);
+  onTestFinished(() => server.close());
+  return server;
+};
+
+const json = (body: unknown, headers: Record<string, string> = {}) => (res: Parameters<typeof sendJson>[0]) => sendJson(res, 200, body, headers);
+const status = (code: number, headers: Record<string, string> = {}) => (res: Parameters<typeof sendJson>[0]) => sendJson(res, code, { error: code }, headers);
+const serve = (...script: Parameters<typeof scripted>[0]): Promise<TestServer> => startServer(scripted(script));
+const lines = (text: string): string[] => text.trim().split('\n');
+
+// Generous limits: the bin is a real child process, and CI machines are shared.
+describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 60_000 }, () => {
+  it('exits 0 when an --until value matches, after exactly the requests it needed', async () => {
+    const s = await serve(json({ status: 'queued' }), json({ status: 'running' }), json({ status: 'failed' }));
+    const run = await runCli([`${s.url}/jobs/1`, '--until', 'status=done,failed', '-i', '10ms']);
+    expect(run.code).toBe(0);
+    expect(s.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /jobs/1', 'GET /jobs/1', 'GET /jobs/1']);
+    expect(lines(run.stdout).at(-1)).toMatch(new RegExp(`^done: ${s.url}/jobs/1 \\(status=done,failed\\) after \\d+\\.\\ds$`));
+  });
+
+  it('accepts several --until conditions: any of them', async () => {
+    const s = await serve(json({ status: 'running', progress: 40 }), json({ status: 'running', progress: 100 }));
+    const run = await runCli([s.url, '-u', 'status=done', '-u', 'progress>=100', '-i', '10ms']);
+    expect(run.code).toBe(0);
+    expect(s.requests).toHaveLength(2);
+    expect(run.stdout).toContain('(progress>=100)');
+  });
+
+  it('exits 1 when --fail-when matches, even if --until would too', async () => {
+    const s = await serve(json({ status: 'running' }), json({ status: 'failed', done: true }));
+    const run = await runCli([s.url, '-u', 'done=true', '-f', 'status=failed,cancelled', '-i', '10ms']);
+    expect(run.code).toBe(1);
+    expect(s.requests).toHaveLength(2);
+    expect(lines(run.stdout).at(-1)).toMatch(/^failed: .* \(--fail-when status=failed,cancelled\) after/);
+  });
+
+  it('follows a dot path into arrays', async () => {
+    const s = await serve(
+      json({ items: [{ state: 'ready' }, { state: 'pending' }] }),
+      json({ items: [{ state: 'ready' }, { state: 'ready' }] }),
+    );
+    const run = await runCli([s.url, '--until', 'items.1.state=ready', '-i', '10ms']);
+    expect(run.code).toBe(0);
+    expect(s.requests).toHaveLength(2);
+    expect(run.stdout).toContain('200 items.1.state="pending"');
+  });
+
+  it('without --until, the first 2xx succeeds, whatever its body (a health check)', async () => {
+    const s = await startServer(
+      scripted([
+        status(503, { 'retry-after': '0' }),
+        (res) => {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end('OK');
+        },
+      ]),
+    );
+    const run = await runCli([`${s.url}/health`, '--timeout', '10s', '-i', '10ms']);
+    expect(run.code).toBe(0);
+    expect(s.requests.map((r) => r.path)).toEqual(['/health', '/health']);
+  });
+
+  it('exits 2 at once on a status that is not retried', async () => {
+    const s = await serve(status(404));
+    const run = await runCli([s.url, '-u', 'status=done']);
+    expect(run.code).toBe(2);
+    expect(s.requests).toHaveLength(1);
+    expect(run.stderr).toContain(`pollite: HTTP 404 Not Found from ${s.url}/`);
+  });
+
+  it('exits 2 when it gives up after --max-attempts consecutive failures', async () => {
+    const s = await serve(status(500));
+    const run = await runCli([s.url, '-u', 'status=done', '--max-attempts', '0']);
+    expect(run.code).toBe(2);
+    expect(s.requests).toHaveLength(1);
+    expect(run.stderr).toContain('gave up after 1 consecutive failures (last: HTTP 500)');
+  });
+
+  it('names a refused connection when it gives up', async () => {
+    const s = await startRawServer(() => undefined);
+    const url = s.url;
+    await s.close();
+    const run = await runCli([url, '--max-attempts', '0']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('ECONNREFUSED');
+  });
+
+  it('exits 2 when a body it must test is not JSON', async () => {
+    const s = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<h1>hi</h1>');
+    });
+    const run = await runCli([s.url, '-u', 'status=done']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Could not parse the HTTP 200 body');
+  });
+
+  it('exits 124 when --timeout passes', async () => {
+    const s = await serve(json({ status: 'running' }));
+    const run = await runCli([s.url, '-u', 'status=done', '-i', '50ms', '-t', '1500ms']);
+    expect(run.code).toBe(124);
+    expect(run.ms).toBeGreaterThanOrEqual(1400);
+    expect(run.stderr).toMatch(/^pollite: timed out: --timeout 1\.5 s passed \(or the next try would end after it\), after \d+\.\ds\n/);
+  });
+
+  it('with --timeout and no --max-attempts, keeps retrying failures until the deadline (124, not 2)', async () => {
+    const s = await serve(status(500));
+    const run = await runCli([s.url, '-u', 'status=done', '-i', '10ms', '-t', '1500ms']);
+    expect(run.code).toBe(124);
+    expect(s.requests.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe.concurrent('pollite <url>: output', { timeout: 60_000 }, () => {
+  it('--json prints only the final body on stdout; progress and summary go to stderr', async () => {
+    const body = { status: 'done', result: { url: 'https://x.test/a', sizes: [1, 2] } };
+    const s = await serve(json({ status: 'running' }), json(body));
+    const run = await runCli([s.url, '-u', 'status=done', '-i', '10ms', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(body);
+    expect(run.stderr).toContain('200 running');
+    expect(run.stderr).toMatch(/pollite: 2 requests, 0 × 304, 0 retries, \d+ B received in \d+\.\ds/);
+  });
+
+  it('--json prints the body that matched --fail-when too', async () => {
+    const s = await serve(json({ status: 'failed', reason: 'disk full' }));
+    const run = await runCli([s.url, '-u', 'status=done', '-f', 'status=failed', '--json']);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({ status: 'failed', reason: 'disk full' });
+  });
+
+  it('off a terminal: one plain line per change of state, no control characters, a summary on stderr', async () => {
+    const s = await startServer((req, res, _seen, index) => {
+      if (index === 1) sendJson(res, 503, { error: 'busy' }, { 'retry-after': '0' });
+      else if (index >= 4) sendJson(res, 200, { status: 'done', progress: 100 }, { etag: '"b"' });
+      else if (req.headers['if-none-match'] === '"a"') res.writeHead(304, { etag: '"a"' }).end();
+      else sendJson(res, 200, { status: 'running', progress: 45 }, { etag: '"a"' });
+    });
+    const run = await runCli([s.url, '-u', 'status=done', '-i', '10ms']);
+    expect(run.code).toBe(0);
+    expect(run.stdout + run.stderr).not.toMatch(CONTROL_CHARACTERS);
+    const states = lines(run.stdout).map((line) => line.replace(/^\[\s*\d+\.\ds\] /, ''));
+    expect(states).toEqual([
+      '200 running 45%',
+      expect.stringMatching(/^503 - retry in 0\.0 s \(Retry-After\)$/),
+      '304 unchanged',
+      '200 done 100%',
+      expect.stringMatching(/^done: /),
+    ]);
+    expect(s.requests.map((r) => r.headers['if-none-match'] ?? null)).toEqual([null, '"a"', '"a"', '"a"', '"a"']);
+    expect(run.stderr).toMatch(/^pollite: 5 requests, 2 × 304, 1 retry, \d+ B received in \d+\.\ds\n$/);
+  });
+
+  it('--no-etag never sends If-None-Match', async () => {
+    const s = await serve(json({ status: 'running' }, { etag: '"a"' }), json({ status: 'running' }, { etag: '"a"' }), json({ status: 'done' }));
+    const run = await runCli([s.url, '-u', 'status=done', '-i', '10ms', '--no-etag']);
+    expect(run.code).toBe(0);
+    expect(s.requests.map((r) => r.headers['if-none-match'])).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('sends -H headers but never prints their values, even with --verbose', async () => {
+    const s = await serve(json({ status: 'done' }));
+    const run = await runCli([s.url, '-H', 'Authorization: Bearer s3cr3t-token', '-H', 'x-trace:abc123', '-v', '-u', 'status=done']);
+    expect(run.code).toBe(0);
+    expect(s.requests[0]!.headers.authorization).toBe('Bearer s3cr3t-token');
+    expect(s.requests[0]!.headers['x-trace']).toBe('abc123');
+    const output = run.stdout + run.stderr;
+    expect(output).toContain('> Authorization: ***');
+    expect(output).toContain('> X-Trace: ***');
+    expect(output).not.toContain('s3cr3t');
+    expect(output).not.toContain('abc123');
+  });
+
+  it('--quiet prints nothing on success', async () => {
+    const s = await serve(json({ status: 'done' }));
+    const run = await runCli([s.url, '-q', '-u', 'status=done']);
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+});
+
+describe.concurrent('pollite <url>: usage errors', { timeout: 60_000 }, () => {
+  it.each([
+    [['--interval', '5'], "--interval '5' has no unit: use a number with a unit: 500ms, 2s, 1m, 1h"],
+    [['--timeout', 'soon'], "--timeout 'soon' is not a duration"],
+    [['--until', 'status'], "Invalid condition 'status': no operator"],
+    [['--fail-when', 'progress>=lots'], "'>=' needs a number"],
+    [['--max-attempts', '-1'], "--max-attempts '-1' must be a whole number >= 0"],
+    [['--bogus'], "unknown option '--bogus'"],
+    [['-H', 'no colon here'], "--header needs 'Name: value'"],
+    [['-q', '-v'], "option '-q, --quiet' cannot be used with option '-v, --verbose'"],
+  ])('%j exits 64 with a one-line message and a hint, sending nothing', async (args, message) => {
+    const s = await serve(json({ status: 'done' }));
+    const run = await runCli([s.url, ...args]);
+    expect(run.code).toBe(64);
+    expect(run.stdout).toBe('');
+    const [first, hint, ...rest] = run.stderr.split('\n');
+    expect(first).toMatch(/^pollite: /);
+    expect(first).toContain(message);
+    expect([hint, ...rest]).toEqual(["Run 'pollite --help' for usage.", '']);
+    expect(s.requests).toHaveLength(0);
+  });
+
+  it('a missing or non-http URL exits 64', async () => {
+    expect((await runCli([])).stderr).toBe("pollite: missing required argument 'url'\nRun 'pollite --help' for usage.\n");
+    const bare = await runCli(['localhost:3000/health']);
+    expect(bare.code).toBe(64);
+    expect(bare.stderr).toContain("'localhost:3000/health' is not an http(s) URL: did you mean http://localhost:3000/health ?");
+    expect((await runCli(['ftp://example.test/'])).code).toBe(64);
+  });
+
+  it('--help and --version exit 0', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: pollite <url> [options]');
+    expect(help.stdout).toContain('--fail-when <cond>');
+    const version = await runCli(['--version']);
+    expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+  });
+
+  it('simulate exits 64 with a clear message when the simulator is not built', async () => {
+    const run = await runCli(['simulate', '--help']);
+    if (run.code === 64) expect(run.stderr).toContain("'simulate' is not available in this build");
+    else expect(run.code).toBe(0);
+  });
+});
