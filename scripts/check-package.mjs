@@ -56,6 +56,11 @@ const fresh = await serverEntry.jsonWithETag(new Request('http://x/'), { ok: tru
 const cached = await serverEntry.jsonWithETag(new Request('http://x/', { headers: { 'if-none-match': fresh.headers.get('etag') } }), { ok: true });
 if (fresh.status !== 200 || cached.status !== 304) throw new Error('smoke pollite/server failed');
 console.log('import { jsonWithETag } from "pollite/server" works: ' + Object.keys(serverEntry).length + ' exports');
+const tanstack = await import('pollite/tanstack');
+const busy = new pollite.HttpError(new Response(null, { status: 503, headers: { 'retry-after': '1' } }), url);
+const wait = tanstack.retryDelay(0, busy);
+if (!tanstack.retry(0, busy) || !(wait >= 1000 && wait <= 1200) || tanstack.refetchUntil(() => true, 1)({ state: { data: 1 } }) !== false) throw new Error('smoke pollite/tanstack failed');
+console.log('import { retry, retryDelay } from "pollite/tanstack" works without @tanstack/query-core installed: ' + Object.keys(tanstack).length + ' exports');
 `,
 );
 console.log(run('node', ['smoke.mjs'], consumer).trim());

@@ -1,0 +1,38 @@
+import { isRetryableError } from '../retry/is-retryable-error.js';
+
+/** The part of a TanStack `Query` that {@link refetchUntil} reads. */
+export interface QueryStateLike<TData> {
+  state: { data: TData | undefined; status: 'pending' | 'error' | 'success'; error: unknown };
+}
+
+/**
+ * A TanStack Query `refetchInterval` function that polls every `interval`
+ * ms until `isDone(data)` accepts the query's data (a terminal state:
+ * success **and** failure), then stops. It also stops when the query
+ * errored with something not worth retrying (a 404, a parse error), which
+ * polling would only repeat; after a transient error it keeps polling.
+ *
+ * TanStack keeps one request in flight per query and, by default, pauses
+ * the interval while the window is unfocused (`refetchIntervalInBackground`).
+ *
+ * Throws a `TypeError` naming `isDone` or `interval` when one is invalid.
+ *
+ * @example
+ * refetchInterval: refetchUntil((job) => job.status === 'done' || job.status === 'failed', 2000)
+ */
+export function refetchUntil<TData>(
+  isDone: (data: TData) => boolean,
+  interval: number,
+): (query: QueryStateLike<TData>) => number | false {
+  if (typeof isDone !== 'function') throw new TypeError('Expected `isDone` to be a function');
+  // TanStack reads 0 as "no interval": a positive delay is required.
+  if (typeof interval !== 'number' || !(interval > 0) || interval > 2 ** 31 - 1) {
+    throw new TypeError(`Expected \`interval\` to be a number of ms > 0 and <= 2147483647, got ${String(interval)}`);
+  }
+  return (query) => {
+    const { data, status, error } = query.state;
+    if (data !== undefined && isDone(data)) return false;
+    if (status === 'error' && !isRetryableError(error)) return false;
+    return interval;
+  };
+}

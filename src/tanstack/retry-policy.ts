@@ -1,0 +1,91 @@
+import { fullJitter } from '../backoff/full-jitter.js';
+import { validateOptions, type OptionSpec } from '../core/validate.js';
+import { retryDecision, type FailureOutcome, type RetryDecision, type RetryPolicy } from '../core/retry-decision.js';
+import { isTimeoutError } from '../errors/timeout-error.js';
+import { isRetryableStatus } from '../http/retryable-status.js';
+import { isRetryableError } from '../retry/is-retryable-error.js';
+import type { RetryPolicyOptions } from './retry-policy-options.js';
+
+/** The pair to spread into a TanStack query's options. */
+export interface TanStackRetry {
+  /** TanStack's `retry`: whether failure number `failureCount + 1` may be retried. */
+  retry: (failureCount: number, error: unknown) => boolean;
+  /** TanStack's `retryDelay`: ms before that retry (Retry-After, else backoff). */
+  retryDelay: (failureCount: number, error: unknown) => number;
+}
+
+const SPEC: OptionSpec<RetryPolicyOptions> = {
+  maxRetries: 'count',
+  backoff: 'function',
+  maxRetryAfter: 'duration',
+  shouldRetry: 'function',
+  random: 'function',
+  now: 'function',
+};
+
+/** What a thrown error says about the attempt: a status (with its Retry-After), a timeout or a network failure. */
+function outcomeOf(error: unknown): FailureOutcome {
+  if (isTimeoutError(error)) return { type: 'timeout', error };
+  const response = (error as { response?: Partial<Response> } | null)?.response;
+  if (typeof response?.status === 'number' && typeof response.headers?.get === 'function') {
+    return { type: 'status', status: response.status, retryAfter: response.headers.get('retry-after') };
+  }
+  return { type: 'network', error };
+}
+
+/**
+ * pollite's retry policy as TanStack Query's `retry` and `retryDelay`:
+ * only retryable errors are retried (network failures, timeouts, HttpError
+ * 408/429/5xx; never 4xx, aborts or bugs); a pollite `HttpError` whose
+ * response carries a valid Retry-After waits that long (up to 20% more,
+ * so clients do not return in lockstep), anything else waits full jitter.
+ * Both decide through pollite's one pure `retryDecision`.
+ *
+ * Throws a `TypeError` naming the bad option.
+ *
+ * @example
+ * const { retry, retryDelay } = retryPolicy({ maxRetries: 5 });
+ * useQuery({ queryKey: ['job', id], queryFn, retry, retryDelay });
+ */
+export function retryPolicy(options?: RetryPolicyOptions): TanStackRetry {
+  const o = validateOptions(options, SPEC);
+  const random = o.random ?? (() => Math.random());
+  const now = o.now ?? (() => Date.now());
+  const shouldRetry = o.shouldRetry ?? isRetryableError;
+  const policy: RetryPolicy = {
+    maxFailures: o.maxRetries ?? 3,
+    backoff: o.backoff ?? fullJitter({ base: 1000, cap: 30_000, random }),
+    maxRetryAfter: o.maxRetryAfter ?? 300_000,
+    interval: 0,
+    countPaced: true,
+    isRetryableStatus,
+  };
+  // `retry` only asks whether: it must not advance a stateful backoff (decorrelated jitter) or the random source.
+  const whetherPolicy: RetryPolicy = { ...policy, backoff: () => 0 };
+  const decide = (failureCount: number, error: unknown, p: RetryPolicy, chance: number): RetryDecision | undefined => {
+    if (!shouldRetry(error)) return undefined;
+    // TanStack passes the failures before this one, counted from 0, exactly what retryDecision expects.
+    return retryDecision(outcomeOf(error), failureCount, p, now(), chance);
+  };
+  return {
+    retry: (failureCount, error) => decide(failureCount, error, whetherPolicy, 0)?.retry === true,
+    retryDelay: (failureCount, error) => {
+      const decision = decide(failureCount, error, policy, random());
+      return decision?.retry ? decision.delay : 0;
+    },
+  };
+}
+
+const defaults = retryPolicy();
+
+/**
+ * TanStack's `retry` with pollite's defaults: at most 3 retries, only for
+ * retryable errors. Pair it with {@link retryDelay}.
+ */
+export const retry = defaults.retry;
+
+/**
+ * TanStack's `retryDelay` with pollite's defaults: the error's Retry-After
+ * (plus up to 20%), else full jitter with base 1 s and cap 30 s.
+ */
+export const retryDelay = defaults.retryDelay;
