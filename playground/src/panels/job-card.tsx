@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { usePoll } from '../../../src/react/index.js';
+import type { DemoApiClient, JobView } from '../demo-api.js';
+import { describeError } from '../parts/format.js';
+import { RequestLog } from '../parts/request-log.js';
+import { appendEvent, type LogRow } from '../parts/request-log-model.js';
+import { useCountdown } from '../parts/use-now.js';
+
+export interface JobCardProps {
+  api: DemoApiClient;
+  id: string;
+  interval: number;
+  onRemove(): void;
+}
+
+const isTerminal = (job: JobView): boolean => job.status === 'done' || job.status === 'failed';
+
+/** One job, polled with usePoll: status, progress, failures in a row, the next try, and every request. */
+export function JobCard({ api, id, interval, onRemove }: JobCardProps) {
+  const [rows, setRows] = useState<LogRow[]>([]);
+  const { status, data, error, attempt, nextAttemptAt, retry, cancel } = usePoll<JobView>(api.jobUrl(id), {
+    interval,
+    maxAttempts: 6,
+    isDone: isTerminal,
+    // An inline callback on purpose: usePoll reads it through a ref, so re-renders never restart polling.
+    onEvent: (event) => setRows((current) => appendEvent(current, event, Date.now())),
+  });
+  const countdown = useCountdown(nextAttemptAt);
+  const progress = data?.progress ?? 0;
+  const requests = rows.filter((row) => row.n > 0).length;
+  const notModified = rows.filter((row) => row.kind === 'not-modified').length;
+  const jobState = data?.status ?? 'unknown';
+  const badge = status === 'polling' ? jobState : status === 'done' ? jobState : status;
+
+  return (
+    <article className="card job" data-testid="job-card" data-job-id={id} data-status={status} data-job-status={jobState}>
+      <header className="job-head">
+        <h3>Job #{id}</h3>
+        <span className={`badge badge-${badge}`} data-testid="job-badge">
+          {badge}
+        </span>
+        <button className="icon" title="Remove" onClick={onRemove} aria-label={`Remove job ${id}`}>
+          ×
+        </button>
+      </header>
+      <div className={`bar bar-${jobState}`} role="progressbar" aria-valuenow={progress} aria-valuemin={0} aria-valuemax={100}>
+        <div style={{ width: `${progress}%` }} />
+      </div>
+      <dl className="facts">
+        <div>
+          <dt>progress</dt>
+          <dd data-testid="job-progress">{progress}%</dd>
+        </div>
+        <div>
+          <dt>requests</dt>
+          <dd>{requests}</dd>
+        </div>
+        <div>
+          <dt>304s</dt>
+          <dd>{notModified}</dd>
+        </div>
+        <div>
+          <dt>failures in a row</dt>
+          <dd className={attempt > 0 ? 'warn' : ''} data-testid="job-attempt">
+            {attempt}
+          </dd>
+        </div>
+      </dl>
+      <p className="job-line" data-testid="job-line">
+        {status === 'polling' && countdown !== undefined && <>Waiting after a failure: next try in {countdown}</>}
+        {status === 'polling' && countdown === undefined && <>Polling every {interval / 1000} s, one request at a time</>}
+        {status === 'done' && <>Finished: polling stopped</>}
+        {status === 'idle' && <>Stopped</>}
+        {status === 'error' && <span className="error-text">{describeError(error)}</span>}
+      </p>
+      <div className="actions">
+        {status === 'polling' && <button onClick={cancel}>Cancel</button>}
+        {(status === 'error' || status === 'idle') && (
+          <button className="primary" onClick={retry} data-testid="job-retry">
+            {status === 'error' ? 'Retry' : 'Resume'}
+          </button>
+        )}
+      </div>
+      <RequestLog rows={rows} />
+    </article>
+  );
+}

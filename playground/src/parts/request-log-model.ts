@@ -1,0 +1,62 @@
+import type { PollEvent } from '../../../src/index.js';
+import { formatMs } from './format.js';
+
+/** One line of a job's request log: a request and what the poller decided after it, or a pause. */
+export interface LogRow {
+  /** Request number (1 for the first); 0 for pause and resume lines. */
+  n: number;
+  kind: 'pending' | 'ok' | 'not-modified' | 'failure' | 'paused' | 'resumed';
+  /** Epoch ms the request left, or the pause began. */
+  at: number;
+  conditional?: boolean;
+  /** "200", "304", "503", "network error", "timed out". */
+  result?: string;
+  /** ms the answer took. */
+  ms?: number;
+  /** The wait chosen after it, ms. */
+  wait?: number;
+  /** Why that wait. */
+  why?: string;
+}
+
+const KEEP = 80;
+
+const lastRequest = (rows: LogRow[]): LogRow | undefined => {
+  for (let i = rows.length - 1; i >= 0; i -= 1) if (rows[i]!.n > 0) return rows[i];
+  return undefined;
+};
+
+const patchLast = (rows: LogRow[], patch: Partial<LogRow>): LogRow[] => {
+  const target = lastRequest(rows);
+  return target ? rows.map((row) => (row === target ? { ...row, ...patch } : row)) : rows;
+};
+
+/** Folds one `onEvent` event into the log. */
+export function appendEvent(rows: LogRow[], event: PollEvent, now: number): LogRow[] {
+  switch (event.type) {
+    case 'request': {
+      const n = (lastRequest(rows)?.n ?? 0) + 1;
+      return [...rows, { n, kind: 'pending' as const, at: now, conditional: event.conditional }].slice(-KEEP);
+    }
+    case 'response': {
+      const kind = event.status === 304 ? 'not-modified' : event.status >= 200 && event.status < 300 ? 'ok' : 'failure';
+      return patchLast(rows, { kind, result: String(event.status), ms: event.ms });
+    }
+    case 'wait':
+      return patchLast(rows, { wait: event.delay, why: 'interval' });
+    case 'retry': {
+      const why =
+        event.retryAfter !== null
+          ? `Retry-After ${formatMs(event.retryAfter)} honoured`
+          : `backoff after failure ${event.attempt}`;
+      const noAnswer = event.reason === 'network' ? 'network error' : event.reason === 'timeout' ? 'timed out' : undefined;
+      return patchLast(rows, { kind: 'failure', wait: event.delay, why, ...(noAnswer ? { result: noAnswer } : {}) });
+    }
+    case 'pause':
+      return [...rows, { n: 0, kind: 'paused' as const, at: now, why: 'page hidden: nothing is sent' }].slice(-KEEP);
+    case 'resume':
+      return [...rows, { n: 0, kind: 'resumed' as const, at: now, why: 'page visible: polling at once' }].slice(-KEEP);
+    default:
+      return rows;
+  }
+}
