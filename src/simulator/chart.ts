@@ -104,10 +104,18 @@ function panelSvg(panel: ChartPanel, width: number, height: number): string {
   panel.series.forEach((series, i) => {
     const color = COLORS[i % COLORS.length]!;
     parts.push(`<path d="${path(series.points) ?? ''}" fill="none" stroke="${color}" stroke-width="1.75"/>`);
-    const ly = top + 8 + i * 16;
+  });
+  // The legend last, on a white card, so no line runs through it.
+  const legendWidth = 160;
+  parts.push(
+    `<rect x="${right - legendWidth - 6}" y="${top}" width="${legendWidth + 6}" height="${panel.series.length * 16 + 8}" fill="#fff" fill-opacity="0.9" stroke="#ccc"/>`,
+  );
+  panel.series.forEach((series, i) => {
+    const color = COLORS[i % COLORS.length]!;
+    const ly = top + 12 + i * 16;
     parts.push(
-      `<line x1="${right - 150}" x2="${right - 130}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="3"/>`,
-      `<text x="${right - 124}" y="${ly + 4}" font-size="12">${escapeXml(series.name)}</text>`,
+      `<line x1="${right - legendWidth}" x2="${right - legendWidth + 20}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="3"/>`,
+      `<text x="${right - legendWidth + 26}" y="${ly + 4}" font-size="12">${escapeXml(series.name)}</text>`,
     );
   });
   return parts.join('\n');
