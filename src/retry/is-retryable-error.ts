@@ -44,6 +44,15 @@ interface ErrorLike {
 const asErrorLike = (value: unknown): ErrorLike | undefined =>
   typeof value === 'object' && value !== null ? (value as ErrorLike) : undefined;
 
+/** Codes of the network failures that are timeouts: a retry after one costs a budget more. */
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** True for a timed-out attempt or a network timeout (ETIMEDOUT and undici's timeouts). */
+export function isTimeoutFailure(error: unknown): boolean {
+  const e = asErrorLike(error);
+  return e?.name === 'TimeoutError' || TIMEOUT_CODES.has(codeOf(e) ?? '');
+}
+
 /** The first error code found on `error`, its `cause` chain or an AggregateError's members. */
 function codeOf(error: ErrorLike | undefined, depth = 0): string | undefined {
   if (!error || depth > 4) return undefined;

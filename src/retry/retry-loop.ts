@@ -2,7 +2,8 @@ import { retryDecision, type FailureOutcome, type RetryPolicy } from '../core/re
 import { abortable, linkedController } from '../env/abortable.js';
 import { sleepIn } from '../env/sleep.js';
 import { startTimer } from '../env/timer.js';
-import { isTimeoutError, timeoutError } from '../errors/timeout-error.js';
+import { timeoutError } from '../errors/timeout-error.js';
+import { isTimeoutFailure } from './is-retryable-error.js';
 import { linkSignals } from './link-signals.js';
 import type { NormalizedRetryOptions } from './normalize-retry-options.js';
 import type { RetryContext } from './retry-options.js';
@@ -32,7 +33,7 @@ const noop = (): void => undefined;
 
 /** Reads a Retry-After from an error carrying a response (HttpError, ky's HTTPError...), so `retry` honours it too. */
 function errorOutcome(error: unknown, timedOut: boolean): FailureOutcome {
-  if (timedOut || isTimeoutError(error) || (error as { code?: unknown } | null)?.code === 'ETIMEDOUT') {
+  if (timedOut || isTimeoutFailure(error)) {
     return { type: 'timeout', error };
   }
   const response = (error as { response?: { status?: unknown; headers?: { get?: unknown } } } | null)?.response;

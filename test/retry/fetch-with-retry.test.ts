@@ -70,9 +70,22 @@ describe('fetchWithRetry against a real server', () => {
     server = await startServer((_req, res, _seen, index) => {
       if (index > 0) ok(res); // the first request is never answered
     });
-    const response = await fetchWithRetry(server.url, { retry: { attemptTimeout: 200, backoff: constant(0), env: recordingEnv({ scale: 1 }).env } });
+    // The first attempt's timer fires once the server holds that request; later ones never do.
+    let attemptTimers = 0;
+    const env = {
+      ...recordingEnv().env,
+      setTimeout: (callback: () => void, ms: number) => {
+        if (ms !== 1000) return setTimeout(callback, 0);
+        if (++attemptTimers > 1) return undefined;
+        void vi.waitFor(() => expect(server!.requests).toHaveLength(1)).then(callback);
+        return undefined;
+      },
+      clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    };
+    const response = await fetchWithRetry(server.url, { retry: { attemptTimeout: 1000, backoff: constant(0), env } });
     expect(response.status).toBe(200);
     expect(server.requests).toHaveLength(2);
+    await vi.waitFor(() => expect(server!.inFlight.now).toBe(0)); // the timed-out request was aborted, not left hanging
   });
 
   it('cancels the bodies of the responses it discards', async () => {

@@ -36,7 +36,8 @@ async function outage(budget: RetryBudget | undefined): Promise<{ during: number
   return { during, after: server.requests.length - during, failed };
 }
 
-describe('50 concurrent callers during an outage', () => {
+// 1,100 real requests: about 2 s on an idle machine, far longer on a busy shared one.
+describe('50 concurrent callers during an outage', { timeout: 60_000 }, () => {
   it('without a budget, every call retries 3 times: 4 requests per call', async () => {
     const { during, after, failed } = await outage(undefined);
     expect(failed).toBe(CALLERS * CALLS_DURING_OUTAGE);

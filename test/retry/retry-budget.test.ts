@@ -101,3 +101,16 @@ describe('retry with a budget', () => {
     expect(budget.available).toBe(10);
   });
 });
+
+describe('what a retry costs', () => {
+  it.each([
+    ['a network error', new TypeError('Failed to fetch'), 495],
+    ['ETIMEDOUT on the cause', new TypeError('fetch failed', { cause: Object.assign(new Error('t'), { code: 'ETIMEDOUT' }) }), 490],
+    ["undici's headers timeout", new TypeError('fetch failed', { cause: Object.assign(new Error('t'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) }), 490],
+    ['a TimeoutError', new DOMException('t', 'TimeoutError'), 490],
+  ])('%s', async (_label, error, left) => {
+    const budget = createRetryBudget();
+    await retry(async () => { throw error; }, { budget, retries: 1, backoff: constant(1), env: recordingEnv().env }).catch(() => undefined);
+    expect(budget.available).toBe(left);
+  });
+});
