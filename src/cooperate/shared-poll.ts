@@ -89,11 +89,15 @@ export function sharedPoll<T>(input: string | URL | Request, o: NormalizedPollOp
   const joined = join(loop, o, onEmpty);
   if (running) return joined;
   loops.set(key, loop);
+  let sentAt = 0;
   const loopOptions = (onUpdate: (data: unknown) => void): NormalizedPollOptions<unknown> => ({
     ...(o as NormalizedPollOptions<unknown>),
     isDone: () => loop.callers.size === 0,
     onUpdate,
-    onEvent: emit(loop),
+    onEvent: (event) => {
+      if (event.type === 'request') sentAt = o.env.now();
+      emit(loop)(event);
+    },
     signal: undefined,
     timeout: undefined,
   });
@@ -107,8 +111,10 @@ export function sharedPoll<T>(input: string | URL | Request, o: NormalizedPollOp
         name: key,
         env: o.env,
         pauseWhenHidden: o.pauseWhenHidden,
+        interval: o.interval,
         stop,
-        lead: (signal, publish) => pollLoop(request, loopOptions(publish as (data: unknown) => void), signal, Infinity),
+        lead: (signal, publish) => pollLoop(request, loopOptions((data) => publish(data, sentAt)), signal, Infinity),
+        onTakeover: (delay) => emit(loop)({ type: 'wait', delay, at: o.env.now() + delay }),
         deliver: (data) => deliver(loop, data),
         fail: fails,
         onRole: (role) => emit(loop)({ type: 'share', role }),

@@ -1,5 +1,6 @@
-import type { Environment } from '../env/environment.js';
 import { linkedController } from '../env/abortable.js';
+import type { Environment } from '../env/environment.js';
+import { sleepIn } from '../env/sleep.js';
 
 interface LockManagerLike {
   request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown>): Promise<unknown>;
@@ -19,10 +20,14 @@ export interface TabShare<T> {
   env: Environment;
   /** Whether a hidden tab steps down (and a hidden tab never leads). */
   pauseWhenHidden: boolean;
+  /** A new leader's first request goes out this long after the last leader's last one. */
+  interval: number;
   /** Aborts when this tab no longer needs the loop. */
   stop: AbortSignal;
-  /** Polls as the leader until `signal` aborts, calling `publish` with every body. */
-  lead(signal: AbortSignal, publish: (data: T) => void): Promise<unknown>;
+  /** Polls as the leader until `signal` aborts, calling `publish` with every body and when its request left. */
+  lead(signal: AbortSignal, publish: (data: T, sentAt: number) => void): Promise<unknown>;
+  /** The wait before a new leader's first request. */
+  onTakeover(delay: number): void;
   /** Hands a body (this tab's or another's) to this tab's callers. */
   deliver(data: T): void;
   /** A poll error the leader met: this tab's callers reject with it. */
@@ -35,8 +40,8 @@ export interface TabShare<T> {
  * the holder polls and posts each body on the BroadcastChannel `name`, the
  * others only listen. A tab that is hidden (with `pauseWhenHidden`) leaves
  * the queue and, if it leads, steps down at once; when a leading tab closes
- * the browser frees its lock. Either way the next tab in the queue polls at
- * once.
+ * the browser frees its lock. Either way the next tab in the queue takes
+ * over, its first request going out one interval after the last one.
  */
 export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnType<typeof tabApis>>): void {
   const { env, stop } = share;
@@ -49,18 +54,21 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnT
   };
   const hidden = (): boolean => share.pauseWhenHidden && env.visibility.hidden();
 
-  channel.onmessage = (event: MessageEvent<{ data: T }>) => {
-    if (leading) return;
-    setRole('follower');
+  let lastSent: number | undefined;
+  // A late message from the previous leader is still news, even once this tab leads.
+  channel.onmessage = (event: MessageEvent<{ data: T; sentAt: number }>) => {
+    if (!leading) setRole('follower');
+    lastSent = event.data.sentAt;
     share.deliver(event.data.data);
   };
-  const publish = (data: T): void => {
-    share.deliver(data);
+  // Post before delivering: the last local caller leaving closes the channel.
+  const publish = (data: T, sentAt: number): void => {
     try {
-      channel.postMessage({ data });
+      channel.postMessage({ data, sentAt });
     } catch {
       // A body that cannot be cloned stays in this tab; the others will poll for it when they lead.
     }
+    share.deliver(data);
   };
   const compete = (): void => {
     if (stop.aborted || bid || hidden()) return;
@@ -71,6 +79,13 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnT
         leading = true;
         setRole('leader');
         try {
+          // Keep the cadence across a handover: the first request goes out one
+          // interval after the last leader's last one, not at once.
+          const delay = lastSent === undefined ? 0 : Math.min(share.interval, lastSent + share.interval - env.now());
+          if (delay > 0) {
+            share.onTakeover(delay);
+            await sleepIn(env, delay, controller.signal);
+          }
           await share.lead(controller.signal, publish);
         } finally {
           leading = false;

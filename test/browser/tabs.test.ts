@@ -1,0 +1,223 @@
+import { build } from 'esbuild';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { hasChromium, launchChromium } from './helpers/chromium.js';
+
+// Cooperating pollers in real headless Chromium: several pages of one
+// persistent context are tabs of one profile (same origin, same Web Locks,
+// same BroadcastChannel). Offline/online is real (`context.setOffline` flips
+// navigator.onLine and fires the events). Visibility is emulated in the page
+// (document.visibilityState redefined + a real `visibilitychange` event),
+// because headless Chromium reports every page visible and has no CDP
+// command to background one (playwright#2286).
+
+interface TabLog {
+  requests: number;
+  updates: number[];
+  events: string[];
+  result?: string;
+}
+
+let server: TestServer;
+let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
+let done = false;
+let n = 0;
+/** Each test polls its own path, so a straggler of the last test cannot count. */
+let job = '/job/0';
+const jobRequests = (): TestServer['requests'] => server.requests.filter((r) => r.path === job);
+
+describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium", () => {
+  beforeAll(async () => {
+    const bundle = await build({
+      stdin: { contents: "export { poll } from './src/core/poll.ts';", resolveDir: process.cwd(), loader: 'ts' },
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+    });
+    const code = bundle.outputFiles[0]!.text;
+    server = await startServer((_req, res, seen) => {
+      if (seen.path === '/') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<!doctype html><title>tab</title><script type="module">import * as p from "/pollite.js"; window.pollite = p;</script>');
+        return;
+      }
+      if (seen.path === '/pollite.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript' });
+        res.end(code);
+        return;
+      }
+      if (seen.path.startsWith('/job/')) {
+        n += 1;
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(JSON.stringify({ status: done ? 'done' : 'running', n }));
+        return;
+      }
+      res.writeHead(404);
+      res.end();
+    });
+    chromium = await launchChromium();
+  });
+
+  afterEach(async () => {
+    for (const page of chromium!.context.pages()) await page.close();
+    await chromium!.context.setOffline(false);
+    server.requests.length = 0;
+    job = `/job/${Number(job.slice(5)) + 1}`;
+    done = false;
+    n = 0;
+  });
+
+  afterAll(async () => {
+    await chromium?.close();
+    await server?.close();
+  });
+
+  /** Opens a tab of the shared profile and starts `poll('/job', options)` in it. */
+  async function openTab(options: { share?: 'tabs'; interval: number }): Promise<Page> {
+    const path = job;
+    const page = await chromium!.context.newPage();
+    await page.goto(`${server.url}/`);
+    await page.waitForFunction(() => 'pollite' in window);
+    await page.evaluate(([url, opts]) => {
+      const w = window as unknown as { pollite: typeof import('../../src/index.js'); log: TabLog; setHidden(hidden: boolean): void };
+      w.log = { requests: 0, updates: [], events: [] };
+      w.setHidden = (hidden) => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+        document.dispatchEvent(new Event('visibilitychange'));
+      };
+      void w.pollite
+        .poll<{ status: string; n: number }>(url, {
+          ...opts,
+          isDone: (job) => job.status === 'done',
+          onUpdate: (job) => w.log.updates.push(job.n),
+          onEvent: (event) => {
+            if (event.type === 'request') w.log.requests += 1;
+            else if (event.type === 'share') w.log.events.push(`${event.role}@${w.log.requests}`);
+            else if (event.type === 'pause') w.log.events.push(`pause:${event.reason}`);
+            else if (event.type === 'wake') w.log.events.push(`wake:${event.reason}`);
+            else if (event.type === 'wait' && w.log.events.at(-1) === `leader@${w.log.requests}`) w.log.events.push(`takeover:${event.delay}`);
+          },
+        })
+        .then(
+          (job) => (w.log.result = job.status),
+          (error: unknown) => (w.log.result = `error: ${String(error)}`),
+        );
+    }, [path, options] as const);
+    return page;
+  }
+  const logOf = (page: Page): Promise<TabLog> => page.evaluate(() => (window as unknown as { log: TabLog }).log);
+  const logs = (pages: Page[]): Promise<TabLog[]> => Promise.all(pages.map(logOf));
+  const setHidden = (page: Page, hidden: boolean): Promise<void> =>
+    page.evaluate((h) => (window as unknown as { setHidden(hidden: boolean): void }).setHidden(h), hidden);
+  const waitFor = async (condition: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> => {
+    const started = Date.now();
+    while (!(await condition())) {
+      if (Date.now() - started > ms) throw new Error(`Timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  /**
+   * The new leader scheduled its first request at most one interval after the
+   * last leader's last one (its own report, exact), and the server saw no
+   * interval skipped (wall clock, so only a coarse bound: under two intervals).
+   */
+  async function expectTakeoverWithinOneInterval(candidates: Page[], count: number, interval: number): Promise<void> {
+    // No takeover wait at all when the last leader's interval had already run out.
+    const takeovers = (await logs(candidates)).flatMap((log) => log.events).filter((e) => e.startsWith('takeover:'));
+    expect(takeovers.length).toBeLessThanOrEqual(1);
+    for (const takeover of takeovers) expect(Number(takeover.slice('takeover:'.length))).toBeLessThanOrEqual(interval);
+    expect(jobRequests()[count]!.at - jobRequests()[count - 1]!.at).toBeLessThan(2 * interval);
+  }
+
+  it('4 tabs: the server receives the requests of one tab, every tab gets every update', async () => {
+    const tabs: Page[] = [];
+    for (let i = 0; i < 4; i += 1) tabs.push(await openTab({ share: 'tabs', interval: 200 }));
+    const base = jobRequests().length;
+    await waitFor(() => jobRequests().length >= base + 6, 'six more requests');
+    const before = await logs(tabs);
+    const leaders = before.filter((log) => log.requests > 0);
+    expect(leaders).toHaveLength(1);
+    expect(leaders[0]!.events).toEqual(['leader@0']);
+    expect(before.filter((log) => log.requests === 0).map((log) => log.events)).toEqual([['follower@0'], ['follower@0'], ['follower@0']]);
+    done = true;
+    await waitFor(async () => (await logs(tabs)).every((log) => log.result === 'done'), 'every tab done');
+    const after = await logs(tabs);
+    if (after.reduce((sum, log) => sum + log.requests, 0) !== jobRequests().length) console.log(JSON.stringify(after), JSON.stringify(jobRequests().map((r) => [r.at, r.headers.connection])));
+    expect(after.reduce((sum, log) => sum + log.requests, 0)).toBe(jobRequests().length);
+    const last = jobRequests().length;
+    for (const log of after) expect(log.updates.at(-1)).toBe(last); // every tab saw the final answer
+    for (const log of after.filter((l) => l.requests === 0)) expect(log.updates.slice(-6)).toEqual([last - 5, last - 4, last - 3, last - 2, last - 1, last]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(jobRequests()).toHaveLength(last); // everyone stopped
+  });
+
+  it('closing the leading tab hands over within one interval', async () => {
+    const interval = 1000;
+    const tabs: Page[] = [];
+    for (let i = 0; i < 3; i += 1) tabs.push(await openTab({ share: 'tabs', interval }));
+    await waitFor(() => jobRequests().length >= 2, 'two requests');
+    const leader = tabs[(await logs(tabs)).findIndex((log) => log.requests > 0)]!;
+    const rest = tabs.filter((tab) => tab !== leader);
+    const count = jobRequests().length;
+    await leader.close();
+    await waitFor(() => jobRequests().length > count, 'a request from the next leader');
+    await expectTakeoverWithinOneInterval(rest, count, interval);
+    await waitFor(() => jobRequests().length >= count + 3, 'two more requests');
+    const restLogs = await logs(rest);
+    expect(restLogs.filter((log) => log.requests > 0)).toHaveLength(1);
+    expect(restLogs.reduce((sum, log) => sum + log.requests, 0)).toBe(jobRequests().length - count);
+  });
+
+  it('a leader that is hidden steps down and a visible tab takes over within one interval; it sends nothing while hidden', async () => {
+    const interval = 1000;
+    const tabs: Page[] = [];
+    for (let i = 0; i < 2; i += 1) tabs.push(await openTab({ share: 'tabs', interval }));
+    await waitFor(() => jobRequests().length >= 2, 'two requests');
+    const index = (await logs(tabs)).findIndex((log) => log.requests > 0);
+    const [leader, other] = [tabs[index]!, tabs[1 - index]!];
+    const count = jobRequests().length;
+    await setHidden(leader, true);
+    await waitFor(() => jobRequests().length > count, 'a request from the visible tab');
+    await expectTakeoverWithinOneInterval([other], count, interval);
+    const hiddenRequests = (await logOf(leader)).requests;
+    await waitFor(() => jobRequests().length >= count + 3, 'more requests');
+    expect((await logOf(leader)).requests).toBe(hiddenRequests);
+    expect((await logOf(other)).events).toContain('leader@0');
+    expect((await logOf(leader)).updates.at(-1)).toBe(jobRequests().length); // still informed while hidden
+  });
+
+  it('offline: nothing is sent; online: polls at once, even mid-interval (real context.setOffline)', async () => {
+    const tab = await openTab({ interval: 60_000 });
+    await waitFor(() => jobRequests().length === 1, 'the first request');
+    await chromium!.context.setOffline(true);
+    await chromium!.context.setOffline(false);
+    await waitFor(() => jobRequests().length === 2, 'the request on online');
+    expect((await logOf(tab)).events).toEqual(['wake:online']);
+    await tab.evaluate(() => (window as unknown as { log: TabLog }).log.events.splice(0));
+    await chromium!.context.setOffline(true);
+    await setHidden(tab, true);
+    await setHidden(tab, false); // visible while offline: waits for the network
+    await waitFor(async () => (await logOf(tab)).events.includes('pause:offline'), 'pause:offline');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(jobRequests()).toHaveLength(2);
+    await chromium!.context.setOffline(false);
+    await waitFor(() => jobRequests().length === 3, 'the request on online');
+    expect((await logOf(tab)).events).toEqual(['wake:visible', 'pause:offline']);
+  });
+
+  it('a page that becomes visible during an interval wait polls at once', async () => {
+    const tab = await openTab({ interval: 60_000 });
+    await waitFor(() => jobRequests().length === 1, 'the first request ' + JSON.stringify(server.requests.map((r) => r.path)));
+    await setHidden(tab, true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(jobRequests()).toHaveLength(1);
+    await setHidden(tab, false);
+    await waitFor(() => jobRequests().length === 2, 'the request on visible');
+    expect((await logOf(tab)).events).toEqual(['wake:visible']);
+  });
+});
