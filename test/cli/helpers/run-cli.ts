@@ -15,6 +15,8 @@ export interface CliRun {
   stderr: string;
   /** ms from spawn to exit. */
   ms: number;
+  /** `performance.now()` when the process exited (before its pipes closed). */
+  exitedAt: number;
 }
 
 const newest = (dir: string): number =>
@@ -43,9 +45,11 @@ export function spawnCli(args: readonly string[], env: Record<string, string | u
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  let exitedAt = 0;
+  child.on('exit', () => (exitedAt = performance.now()));
   const done = new Promise<CliRun>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: performance.now() - started }));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: exitedAt - started, exitedAt }));
   });
   return { child, done };
 }
