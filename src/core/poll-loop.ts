@@ -125,8 +125,6 @@ export async function pollLoop<T>(
           discardBody(response);
           failures = 0;
         } else if (response.ok) {
-          failures = 0;
-          etag = response.headers.get('etag');
           if (pace) paceFloor = parseRetryAfter(response.headers.get('retry-after'), { now: env.now(), max: o.maxRetryAfter }) ?? 0;
           let data: T | undefined;
           try {
@@ -137,6 +135,10 @@ export async function pollLoop<T>(
             failure = { type: 'timeout', error };
           }
           if (!failure) {
+            // Only a body that arrived resets failures and moves the ETag: a body read that timed out is a failure,
+            // and its ETag names data never seen (a 304 would then hide it for good).
+            failures = 0;
+            etag = response.headers.get('etag');
             o.onUpdate?.(data as T);
             if (o.isDone(data as T)) return data as T;
             if (pace) {

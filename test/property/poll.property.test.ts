@@ -176,12 +176,12 @@ describe('poll, model-based (virtual time, modelled server)', () => {
       ),
       { numRuns: FC_RUNS },
     );
-  });
+  }, 300_000);
 
   it(`keeps every invariant under generated abort, timeout and hide/show moments (${FC_RUNS} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(answerArb, { maxLength: 12 }), optionsArb, interruptionsArb, checkCase),
       { numRuns: FC_RUNS },
     );
-  });
+  }, 300_000);
 });
