@@ -17,8 +17,14 @@ export const RETRY_DEFAULTS = Object.freeze({
   statusCodes: Object.freeze([408, 429, 500, 502, 503, 504]),
 });
 
-/** The default backoff, drawing from the environment's randomness so virtual time stays deterministic. */
-const retryBackoff = (env: Environment): Backoff => fullJitter({ base: 500, cap: 10_000, random: () => env.random() });
+/**
+ * The default backoff, drawing from the environment's randomness so virtual
+ * time stays deterministic; made on the first retry, as most calls need none.
+ */
+const retryBackoff = (env: Environment): Backoff => {
+  let strategy: Backoff | undefined;
+  return (attempt) => (strategy ??= fullJitter({ base: 500, cap: 10_000, random: () => env.random() }))(attempt);
+};
 
 /** {@link RetryOptions} after validation, with every default filled in. */
 export interface NormalizedRetryOptions {

@@ -63,27 +63,32 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
           loop.controller.abort(timeoutError(`Retrying timed out after ${o.timeout} ms`, lastError)),
         );
 
+  // Listeners on fresh AbortSignals are costly in Node (tens of µs), so an
+  // attempt gets its own controller only when it has its own timeout, and is
+  // raced against the signal only when something can abort it.
+  const canAbort = o.signals.length > 0 || o.timeout !== undefined || o.attemptTimeout !== undefined;
   const runAttempt = async (attempt: number): Promise<AttemptResult<T>> => {
-    const child = linkedController(signal);
+    const child = o.attemptTimeout === undefined ? undefined : linkedController(signal);
+    const attemptSignal = child ? child.controller.signal : signal;
     let timedOut = false;
-    const stopAttemptTimer =
-      o.attemptTimeout === undefined
-        ? noop
-        : startTimer(env, o.attemptTimeout, () => {
-            timedOut = true;
-            child.controller.abort(timeoutError(`Attempt timed out after ${o.attemptTimeout} ms`));
-          });
+    const stopAttemptTimer = child
+      ? startTimer(env, o.attemptTimeout!, () => {
+          timedOut = true;
+          child.controller.abort(timeoutError(`Attempt timed out after ${o.attemptTimeout} ms`));
+        })
+      : noop;
     try {
-      const value = await abortable(spec.attempt({ attempt, signal: child.controller.signal }), child.controller.signal);
+      const pending = spec.attempt({ attempt, signal: attemptSignal });
+      const value = await (canAbort ? abortable(pending, attemptSignal) : pending);
       const failure = spec.failureOf?.(value);
       return failure ? { value, failure } : { value };
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      const reported = timedOut ? child.controller.signal.reason : error;
+      const reported = timedOut ? attemptSignal.reason : error;
       return { error: reported, failure: { error: reported, outcome: errorOutcome(reported, timedOut) } };
     } finally {
       stopAttemptTimer();
-      child.release();
+      child?.release();
     }
   };
 
