@@ -65,6 +65,28 @@ console.log('import { retry, retryDelay } from "pollite/tanstack" works without 
 );
 console.log(run('node', ['smoke.mjs'], consumer).trim());
 
+// The installed bin: bundled, so it runs without pollite's dev dependencies; it polls a local server to a condition.
+writeFileSync(
+  join(consumer, 'cli-smoke.mjs'),
+  `import { createServer } from 'node:http';
+import { execFile } from 'node:child_process';
+let n = 0;
+const server = createServer((req, res) => {
+  n += 1;
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ status: n >= 2 ? 'done' : 'running' }));
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const url = 'http://127.0.0.1:' + server.address().port;
+const result = await new Promise((resolve) =>
+  execFile('node_modules/.bin/pollite', [url, '-u', 'status=done', '-i', '10ms', '--json'], (error, stdout) => resolve({ code: error ? error.code : 0, stdout })));
+server.close();
+if (result.code !== 0 || JSON.parse(result.stdout).status !== 'done' || n !== 2) throw new Error('smoke bin failed: ' + JSON.stringify(result) + ', ' + n + ' requests');
+console.log('the installed pollite bin polled a local server to status=done in ' + n + ' requests');
+`,
+);
+console.log(run('node', ['cli-smoke.mjs'], consumer).trim());
+
 // pollite/react by name, with React linked in from this repo the way an app provides its peer dependency.
 for (const name of ['react', 'react-dom']) symlinkSync(join(root, 'node_modules', name), join(consumer, 'node_modules', name), 'dir');
 writeFileSync(
