@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 const done = (res: ServerResponse): void => sendJson(res, 200, { status: 'done' });
-const isDone = (job: { status?: string }): boolean => job.status === 'done';
+const isDone = (job: unknown): boolean => (job as { status?: string }).status === 'done';
 
 /** Resolves once `check` holds, polling every 5 ms; the test's own timeout bounds it. */
 async function eventually(check: () => boolean): Promise<void> {
@@ -117,7 +117,7 @@ describe('poll against a hostile server', () => {
   });
 
   it('invalid JSON: ParseError with the SyntaxError as cause', async () => {
-    server = await startServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status": "done",}'));
+    server = await startServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status": "done",}'));
     const outcome = await hostilePoll(server.url, { isDone });
     expect(outcome.error).toBeInstanceOf(ParseError);
     expect((outcome.error as ParseError).cause).toBeInstanceOf(SyntaxError);
