@@ -28,8 +28,8 @@ const NETWORK_MESSAGES = [
   /^NetworkError when attempting to fetch resource\.?$/, // Firefox
   /^Load failed$/, // Safari
   /^Network connection lost\.?$/, // Cloudflare Workers
-  /^error sending request (?:for|from) /, // Deno
-  /^Unable to connect\. Is the computer able to access the url\?$/, // Bun
+  /^error sending request (?:for|from) /, // Deno 1 (Deno 2 says "fetch failed")
+  /Unable to connect\. Is the computer able to access the url\?$/, // Bun, also with a code before it
 ];
 
 interface ErrorLike {
