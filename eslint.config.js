@@ -21,4 +21,20 @@ export default tseslint.config(
       'no-restricted-globals': ['error', 'process', 'Buffer'],
     },
   },
+  {
+    // pollite/server and pollite/tanstack run everywhere too: web-standard Request/Response only
+    // (the node:http adapter speaks to Node's objects structurally), and only the types of
+    // @tanstack/query-core, an optional peer dependency.
+    files: ['src/server/**', 'src/tanstack/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@tanstack/query-core', allowTypeImports: true, message: 'Only its types: it is an optional peer.' }],
+          patterns: ['node:*', 'react', 'react/*', 'react-dom', 'react-dom/*'],
+        },
+      ],
+      'no-restricted-globals': ['error', 'process', 'Buffer'],
+    },
+  },
 );
