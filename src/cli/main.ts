@@ -18,7 +18,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return command ? await runPollCommand(command, io) : EXIT.ok;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`pollite: ${error.message}\nRun 'pollite --help' for usage.\n`);
+    const help = argv[0] === 'demo' ? 'pollite demo --help' : 'pollite --help';
+    io.stderr.write(`pollite: ${error.message}\nRun '${help}' for usage.\n`);
     return EXIT.usage;
   }
 }
