@@ -1,0 +1,106 @@
+// One client of each library, polling a job every second until it is done,
+// with that library's defaults for everything else. Each returns a promise
+// that resolves when the client has seen "done" (or the signal aborts).
+import axios from 'axios';
+import axiosRetry from 'axios-retry';
+import got from 'got';
+import ky from 'ky';
+import pRetry from 'p-retry';
+import { environmentManager, QueryClient, QueryObserver } from '@tanstack/query-core';
+import { poll } from '../../dist/index.js';
+
+const INTERVAL = 1000;
+const isDone = (job) => job?.status === 'done';
+
+const sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/** The polling loop most people write around a request library: request, then wait 1 s. */
+const loop = (request) => async (url, signal) => {
+  while (!signal.aborted) {
+    try {
+      if (isDone(await request(url, signal))) return true;
+    } catch {
+      // The library has already retried as it does by default; poll again next interval.
+    }
+    await sleep(INTERVAL, signal);
+  }
+  return false;
+};
+
+const failOnStatus = async (response) => {
+  if (response.ok) return response.json();
+  await response.body?.cancel();
+  throw new Error(`HTTP ${response.status}`);
+};
+
+const axiosClient = axios.create();
+axiosRetry(axiosClient);
+
+// query-core treats a runtime without `window` as a server and then never
+// schedules refetchInterval; these clients stand for browsers.
+environmentManager.setIsServer(() => false);
+
+/** What each key stands for, as printed. */
+export const LABELS = {
+  pollite: 'pollite poll()',
+  naive: 'naive setInterval + fetch',
+  ky: 'ky (loop + 1 s sleep)',
+  got: 'got (loop + 1 s sleep)',
+  'p-retry': 'p-retry + fetch (loop + 1 s sleep)',
+  'axios-retry': 'axios + axios-retry (loop + 1 s sleep)',
+  tanstack: '@tanstack/query-core QueryObserver refetchInterval',
+};
+
+export const LIBRARIES = {
+  pollite: (url, signal) => poll(url, { interval: INTERVAL, isDone, signal }).then(() => true),
+
+  naive: (url, signal) =>
+    new Promise((resolve) => {
+      const timer = setInterval(async () => {
+        try {
+          const response = await fetch(url, { signal });
+          if (!response.ok) return void (await response.body?.cancel());
+          if (isDone(await response.json())) {
+            clearInterval(timer);
+            resolve(true);
+          }
+        } catch {
+          // next tick
+        }
+      }, INTERVAL);
+      signal.addEventListener('abort', () => (clearInterval(timer), resolve(false)), { once: true });
+    }),
+
+  ky: loop((url, signal) => ky.get(url, { signal }).json()),
+
+  got: loop((url, signal) => got(url, { signal }).json()),
+
+  'p-retry': loop((url, signal) => pRetry(() => fetch(url, { signal }).then(failOnStatus), { signal })),
+
+  'axios-retry': loop((url, signal) => axiosClient.get(url, { signal }).then((response) => response.data)),
+
+  tanstack: (url, signal) =>
+    new Promise((resolve) => {
+      const client = new QueryClient();
+      client.mount();
+      const observer = new QueryObserver(client, {
+        queryKey: [url],
+        queryFn: ({ signal: querySignal }) => fetch(url, { signal: querySignal }).then(failOnStatus),
+        refetchInterval: INTERVAL,
+      });
+      const finish = (seen) => {
+        unsubscribe();
+        client.clear();
+        client.unmount();
+        resolve(seen);
+      };
+      const unsubscribe = observer.subscribe((result) => {
+        if (isDone(result.data)) finish(true);
+      });
+      signal.addEventListener('abort', () => finish(false), { once: true });
+    }),
+};
