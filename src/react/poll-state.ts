@@ -16,7 +16,10 @@ export interface PollState<T> {
   error: unknown;
   /** Consecutive failures right now: 0 while healthy. */
   attempt: number;
-  /** Epoch ms of the next request while waiting after a failure; `undefined` otherwise. */
+  /**
+   * Epoch ms of the next request while waiting after a failure (or while the
+   * origin cools down after another request's Retry-After); `undefined` otherwise.
+   */
   nextAttemptAt: number | undefined;
 }
 
@@ -48,7 +51,10 @@ export function applyPollEvent<T>(state: PollState<T>, event: PollEvent): PollSt
   } else if (event.type === 'retry') {
     attempt = event.attempt;
     nextAttemptAt = event.at;
-  } else if (event.type === 'pause') {
+  } else if (event.type === 'cooldown') {
+    // Another request to this origin was told to wait: this one waits as long.
+    nextAttemptAt = event.at;
+  } else if (event.type === 'pause' || event.type === 'wake') {
     nextAttemptAt = undefined;
   }
   return attempt === state.attempt && nextAttemptAt === state.nextAttemptAt ? state : { ...state, attempt, nextAttemptAt };

@@ -60,7 +60,7 @@ export function JobCard({ api, id, interval, onRemove }: JobCardProps) {
           <dd>{notModified}</dd>
         </div>
         <div>
-          <dt>failures in a row</dt>
+          <dt title="consecutive failures: usePoll's attempt">failures</dt>
           <dd className={attempt > 0 ? 'warn' : ''} data-testid="job-attempt">
             {attempt}
           </dd>

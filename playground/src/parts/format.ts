@@ -1,7 +1,7 @@
 /** "240 ms", "1.5 s", "2 min". */
 export function formatMs(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  if (ms < 60_000) return `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
   return `${Math.round(ms / 60_000)} min`;
 }
 

@@ -5,7 +5,7 @@ import { formatMs } from './format.js';
 export interface LogRow {
   /** Request number (1 for the first); 0 for pause and resume lines. */
   n: number;
-  kind: 'pending' | 'ok' | 'not-modified' | 'failure' | 'paused' | 'resumed';
+  kind: 'pending' | 'ok' | 'not-modified' | 'failure' | 'paused' | 'resumed' | 'cooldown';
   /** Epoch ms the request left, or the pause began. */
   at: number;
   conditional?: boolean;
@@ -20,6 +20,18 @@ export interface LogRow {
 }
 
 const KEEP = 80;
+
+const PAUSED: Record<string, string> = {
+  hidden: 'page hidden: nothing is sent',
+  offline: 'offline: nothing is sent',
+  blurred: 'window lost focus: nothing is sent',
+};
+
+const WOKEN: Record<string, string> = {
+  visible: 'page visible again: polling at once',
+  online: 'back online: polling at once',
+  focus: 'window focused: polling at once',
+};
 
 const lastRequest = (rows: LogRow[]): LogRow | undefined => {
   for (let i = rows.length - 1; i >= 0; i -= 1) if (rows[i]!.n > 0) return rows[i];
@@ -53,9 +65,16 @@ export function appendEvent(rows: LogRow[], event: PollEvent, now: number): LogR
       return patchLast(rows, { kind: 'failure', wait: event.delay, why, ...(noAnswer ? { result: noAnswer } : {}) });
     }
     case 'pause':
-      return [...rows, { n: 0, kind: 'paused' as const, at: now, why: 'page hidden: nothing is sent' }].slice(-KEEP);
+      return [...rows, { n: 0, kind: 'paused' as const, at: now, why: PAUSED[event.reason] ?? 'paused' }].slice(-KEEP);
     case 'resume':
-      return [...rows, { n: 0, kind: 'resumed' as const, at: now, why: 'page visible: polling at once' }].slice(-KEEP);
+      return [...rows, { n: 0, kind: 'resumed' as const, at: now, why: 'resumed: polling at once' }].slice(-KEEP);
+    case 'wake':
+      return [...rows, { n: 0, kind: 'resumed' as const, at: now, why: WOKEN[event.reason] ?? 'woken' }].slice(-KEEP);
+    case 'cooldown':
+      return [
+        ...rows,
+        { n: 0, kind: 'cooldown' as const, at: now, wait: event.delay, why: `origin cooling down: another request got Retry-After, waiting ${formatMs(event.delay)}` },
+      ].slice(-KEEP);
     default:
       return rows;
   }

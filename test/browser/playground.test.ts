@@ -1,0 +1,192 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildPlayground } from '../../playground/build.js';
+import { startPlayground, type Playground } from '../../playground/server.js';
+import { hasChromium, launchChromium } from './helpers/chromium.js';
+
+// The playground in Debian's Chromium: the page built once per run, served
+// with the demo job API on 127.0.0.1; what the API received is read from its
+// own counters, never from the page.
+//
+// Hidden tabs: headless Chromium reports every page visible. Minimising its
+// window (CDP Browser.setWindowBounds), bringing another tab to the front
+// and freezing the page (Page.setWebLifecycleState) all leave
+// document.visibilityState at 'visible' (tried with Chromium 156), so the
+// page is hidden the way a browser hides it from a script's point of view:
+// document.visibilityState / document.hidden redefined and a real
+// `visibilitychange` event dispatched.
+
+interface Row {
+  n: number;
+  kind: string;
+  at: number;
+  result?: string;
+  wait?: number;
+  why?: string;
+}
+
+let dir: string;
+let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
+let playground: Playground | undefined;
+let page: Page | undefined;
+
+const rowsOf = (jobId: string): Promise<Row[]> =>
+  page!.$$eval(`[data-testid=job-card][data-job-id="${jobId}"] [data-testid=log-row]`, (items) =>
+    items.map((item) => {
+      const d = (item as HTMLElement).dataset;
+      return {
+        n: Number(d.n),
+        kind: d.kind!,
+        at: Number(d.at),
+        ...(d.result === undefined ? {} : { result: d.result }),
+        ...(d.wait === undefined ? {} : { wait: Number(d.wait) }),
+        ...(d.why === undefined ? {} : { why: d.why }),
+      };
+    }),
+  );
+
+const jobIds = (): Promise<string[]> =>
+  page!.$$eval('[data-testid=job-card]', (cards) => cards.map((card) => (card as HTMLElement).dataset.jobId!));
+
+const stats = async (id: string): Promise<{ requests: number; notModified: number; errors: number; ignoredRetryAfter: number }> =>
+  playground!.demo.api.stats(id)!;
+
+async function waitFor(condition: () => Promise<boolean> | boolean, what: string, ms = 20_000): Promise<void> {
+  const giveUpAt = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function open(query: string): Promise<string[]> {
+  playground = await startPlayground(dir);
+  page = await chromium!.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${playground.url}?${query}`);
+  return errors;
+}
+
+const setHidden = (hidden: boolean): Promise<void> =>
+  page!.evaluate((h) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+
+describe.skipIf(!hasChromium())('the playground in Chromium', () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pollite-playground-'));
+    await buildPlayground(dir);
+    chromium = await launchChromium();
+  });
+
+  afterEach(async () => {
+    await page?.close();
+    page = undefined;
+    await playground?.close();
+    playground = undefined;
+  });
+
+  afterAll(async () => {
+    await chromium?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('polls three jobs to their terminal states; every request in the log reached the API', async () => {
+    const errors = await open('jobs=1500,2500,2000!&interval=300');
+    await waitFor(async () => (await jobIds()).length === 3, 'three job cards');
+    const ids = await jobIds();
+    await waitFor(
+      async () => (await page!.$$('[data-testid=job-card][data-status=done]')).length === 3,
+      'three finished jobs',
+    );
+    const badges = await page!.$$eval('[data-testid=job-badge]', (items) => items.map((item) => item.textContent));
+    expect(badges).toEqual(['done', 'done', 'failed']);
+    for (const id of ids) {
+      const rows = await rowsOf(id);
+      const seen = await stats(id);
+      expect(rows.filter((row) => row.n > 0)).toHaveLength(seen.requests);
+      expect(rows.filter((row) => row.kind === 'not-modified')).toHaveLength(seen.notModified);
+      expect(rows.every((row) => row.kind === 'ok' || row.kind === 'not-modified')).toBe(true);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('during an outage the log shows Retry-After honoured, then backoff without it, and recovers', async () => {
+    await open('jobs=600000&interval=300');
+    await waitFor(async () => (await jobIds()).length === 1, 'the job card');
+    const [id] = await jobIds();
+    await waitFor(async () => (await rowsOf(id!)).some((row) => row.kind === 'ok'), 'a first answer');
+
+    await page!.click('[data-testid=outage-retry-after]');
+    await waitFor(async () => (await rowsOf(id!)).filter((row) => row.result === '503').length >= 2, 'two 503s');
+    const paced = (await rowsOf(id!)).filter((row) => row.result === '503' && row.wait !== undefined);
+    for (const row of paced) {
+      expect(row.why).toBe('Retry-After 2 s honoured');
+      expect(row.wait).toBeGreaterThanOrEqual(2000);
+      expect(row.wait).toBeLessThanOrEqual(2400);
+    }
+    // Paced answers are not failures in a row.
+    expect(await page!.textContent('[data-testid=job-attempt]')).toBe('0');
+
+    await page!.click('[data-testid=outage-plain]');
+    await waitFor(
+      async () => (await rowsOf(id!)).some((row) => row.why === 'backoff after failure 2'),
+      'a second backoff',
+    );
+    expect((await rowsOf(id!)).some((row) => row.why === 'backoff after failure 1')).toBe(true);
+    expect(Number(await page!.textContent('[data-testid=job-attempt]'))).toBeGreaterThanOrEqual(2);
+
+    await page!.click('[data-testid=outage-off]');
+    const answered = (row: Row | undefined): boolean => row?.kind === 'ok' || row?.kind === 'not-modified';
+    await waitFor(async () => answered((await rowsOf(id!)).at(-1)), 'a success after the outage');
+    expect(await page!.textContent('[data-testid=job-attempt]')).toBe('0');
+    // The server never saw this client come back before its Retry-After.
+    expect((await stats(id!)).ignoredRetryAfter).toBe(0);
+  });
+
+  it('sends nothing while the page is hidden, and the first request after it becomes visible goes out at once', async () => {
+    await open('jobs=600000&interval=1000');
+    await waitFor(async () => (await jobIds()).length === 1, 'the job card');
+    const [id] = await jobIds();
+    await waitFor(async () => (await rowsOf(id!)).filter((row) => row.kind === 'ok' || row.kind === 'not-modified').length >= 2, 'two answers');
+
+    await setHidden(true);
+    await waitFor(async () => (await rowsOf(id!)).some((row) => row.kind === 'paused'), 'the pause');
+    const whileHidden = (await stats(id!)).requests;
+    await new Promise((resolve) => setTimeout(resolve, 3000)); // three intervals
+    expect((await stats(id!)).requests).toBe(whileHidden);
+
+    const shownAt = await page!.evaluate(() => Date.now());
+    await setHidden(false);
+    await waitFor(async () => (await stats(id!)).requests === whileHidden + 1, 'the request after visible');
+    const rows = await rowsOf(id!);
+    const paused = rows.findIndex((row) => row.kind === 'paused');
+    expect(rows.slice(paused).map((row) => row.kind)).toEqual(expect.arrayContaining(['paused', 'resumed']));
+    const firstAfter = rows.find((row) => row.n > 0 && row.at >= shownAt)!;
+    // Sent on the visibilitychange itself: a poller that waited another interval would be 1000 ms late.
+    expect(firstAfter.at - shownAt).toBeLessThan(1000);
+    expect(rows.filter((row) => row.n > 0 && row.at > rows[paused]!.at && row.at < shownAt)).toEqual([]);
+  });
+
+  it('the Retry button of useFetchWithRetry works after a failure', async () => {
+    await open('jobs=600000&interval=1000&backoff=50');
+    await waitFor(async () => !(await page!.isDisabled('[data-testid=retry-fetch]')), 'the snapshot job');
+    await page!.click('[data-testid=errors-on]');
+    await waitFor(async () => (await page!.textContent('[data-testid=api-health]')) === 'API misbehaving', 'the switch');
+    await page!.click('[data-testid=retry-fetch]');
+    await waitFor(async () => (await page!.$('[data-testid=retry-error]')) !== null, 'giving up');
+    expect(await page!.textContent('[data-testid=retry-error]')).toBe('Gave up after 4 of 4 attempts');
+
+    await page!.click('[data-testid=errors-off]');
+    await waitFor(async () => (await page!.textContent('[data-testid=api-health]')) === 'API healthy', 'the switch');
+    await page!.click('[data-testid=retry-button]');
+    await waitFor(async () => (await page!.$('[data-testid=retry-data]')) !== null, 'the snapshot');
+    expect(await page!.textContent('[data-testid=retry-data]')).toMatch(/^Job #\d+ is (queued|running) \(\d+%\)$/);
+  });
+});
