@@ -13,6 +13,7 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
 export interface NodeResponseLike {
   readonly headersSent: boolean;
   readonly writableEnded: boolean;
+  writeHead(status: number, headers: Record<string, string | string[]>): unknown;
   writeHead(status: number, statusMessage: string, headers: Record<string, string | string[]>): unknown;
   write(chunk: Uint8Array): boolean;
   end(): unknown;
@@ -71,7 +72,9 @@ async function send(response: Response, res: NodeResponseLike, isHead: boolean):
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  res.writeHead(response.status, response.statusText, headers);
+  // An empty statusText lets Node send the standard reason phrase.
+  if (response.statusText) res.writeHead(response.status, response.statusText, headers);
+  else res.writeHead(response.status, headers);
   if (response.body && !isHead) {
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
       if (res.writableEnded) break;

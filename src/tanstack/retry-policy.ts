@@ -2,7 +2,6 @@ import { fullJitter } from '../backoff/full-jitter.js';
 import { validateOptions, type OptionSpec } from '../core/validate.js';
 import { retryDecision, type FailureOutcome, type RetryDecision, type RetryPolicy } from '../core/retry-decision.js';
 import { isTimeoutError } from '../errors/timeout-error.js';
-import { isRetryableStatus } from '../http/retryable-status.js';
 import { isRetryableError } from '../retry/is-retryable-error.js';
 import type { RetryPolicyOptions } from './retry-policy-options.js';
 
@@ -58,7 +57,8 @@ export function retryPolicy(options?: RetryPolicyOptions): TanStackRetry {
     maxRetryAfter: o.maxRetryAfter ?? 300_000,
     interval: 0,
     countPaced: true,
-    isRetryableStatus,
+    // `shouldRetry` already judged the error (the default checks the status), so a custom one has the last word.
+    isRetryableStatus: () => true,
   };
   // `retry` only asks whether: it must not advance a stateful backoff (decorrelated jitter) or the random source.
   const whetherPolicy: RetryPolicy = { ...policy, backoff: () => 0 };

@@ -36,9 +36,11 @@ describe('toNodeHandler', () => {
     expect(seen!.headers['x-trace']).toBe('abc');
   });
 
-  it('uses the configured origin instead of the Host header', async () => {
+  it('uses the configured origin instead of the Host header, and the standard reason phrase', async () => {
     server = await serveWeb((request) => new Response(request.url), { origin: 'https://api.example.com' });
-    expect(await (await fetch(`${server.url}/a/b?c`)).text()).toBe('https://api.example.com/a/b?c');
+    const response = await fetch(`${server.url}/a/b?c`);
+    expect(response.statusText).toBe('OK');
+    expect(await response.text()).toBe('https://api.example.com/a/b?c');
   });
 
   it('streams a body larger than the socket buffer', async () => {

@@ -61,6 +61,8 @@ describe('retryPolicy (pure, through retryDecision)', () => {
     expect([0, 1, 2, 3].map((n) => retry(n, paced))).toEqual([true, true, true, false]);
     const custom = retryPolicy({ maxRetries: 1, shouldRetry: () => true });
     expect([0, 1].map((n) => custom.retry(n, new Error('anything')))).toEqual([true, false]);
+    // A custom shouldRetry has the last word, statuses included.
+    expect(custom.retry(0, httpError(409))).toBe(true);
     expect(retryPolicy({ maxRetries: 0 }).retry(0, paced)).toBe(false);
   });
 
