@@ -34,7 +34,9 @@ export interface ChartOptions {
 
 // Okabe-Ito: told apart by colour-blind readers too.
 const COLORS = ['#D55E00', '#0072B2', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
-const MARGIN = { top: 40, right: 20, bottom: 48, left: 64 };
+// The legend sits in the right margin, beside the plot, so it never hides a line.
+const LEGEND = 150;
+const MARGIN = { top: 40, right: 20 + LEGEND, bottom: 48, left: 64 };
 
 const escapeXml = (text: string): string =>
   text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -105,17 +107,13 @@ function panelSvg(panel: ChartPanel, width: number, height: number): string {
     const color = COLORS[i % COLORS.length]!;
     parts.push(`<path d="${path(series.points) ?? ''}" fill="none" stroke="${color}" stroke-width="1.75"/>`);
   });
-  // The legend last, on a white card, so no line runs through it.
-  const legendWidth = 160;
-  parts.push(
-    `<rect x="${right - legendWidth - 6}" y="${top}" width="${legendWidth + 6}" height="${panel.series.length * 16 + 8}" fill="#fff" fill-opacity="0.9" stroke="#ccc"/>`,
-  );
   panel.series.forEach((series, i) => {
     const color = COLORS[i % COLORS.length]!;
-    const ly = top + 12 + i * 16;
+    const lx = right + 16;
+    const ly = top + 6 + i * 18;
     parts.push(
-      `<line x1="${right - legendWidth}" x2="${right - legendWidth + 20}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="3"/>`,
-      `<text x="${right - legendWidth + 26}" y="${ly + 4}" font-size="12">${escapeXml(series.name)}</text>`,
+      `<line x1="${lx}" x2="${lx + 20}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="3"/>`,
+      `<text x="${lx + 26}" y="${ly + 4}" font-size="12">${escapeXml(series.name)}</text>`,
     );
   });
   return parts.join('\n');
