@@ -161,7 +161,7 @@ export async function pollLoop<T>(
     if (!failure) {
       let delay = o.interval;
       if (pace && state) {
-        state = nextPace(state, pace, signalled);
+        state = nextPace(state, pace, signalled, 0);
         delay = paceWait(state, pace, paceFloor);
       }
       emit({ type: 'wait', delay, at: env.now() + delay });
@@ -170,7 +170,7 @@ export async function pollLoop<T>(
     }
     lastFailure = failure.type === 'status' ? new HttpError(response!, request.url) : failure.error;
     setLastFailure(lastFailure);
-    if (pace && state && failure.type === 'status' && failure.status === 429) state = nextPace(state, pace, 'throttled');
+    if (pace && state && failure.type === 'status' && failure.status === 429) state = nextPace(state, pace, 'throttled', env.random());
     const policy = {
       maxFailures: o.maxAttempts,
       backoff: o.backoff,

@@ -13,9 +13,9 @@ afterEach(async () => {
 });
 
 const pace: Pace = { min: 1000, max: 8000, factor: 2, step: 100 };
-const walk = (signals: PaceSignal[]): number[] => {
+const walk = (signals: PaceSignal[], random = 0): number[] => {
   let state = startPace(pace);
-  return signals.map((signal) => paceWait((state = nextPace(state, pace, signal)), pace));
+  return signals.map((signal) => paceWait((state = nextPace(state, pace, signal, random)), pace));
 };
 const json = (status: number, body: unknown, headers?: Record<string, string>) => (res: Parameters<typeof sendJson>[0]) =>
   sendJson(res, status, body, headers);
@@ -29,6 +29,12 @@ describe('the pacing rule (pure)', () => {
 
   it('after a 429 grows multiplicatively, and each success takes one step off (AIMD)', () => {
     expect(walk(['changed', 'throttled', 'changed', 'changed', 'throttled', 'changed'])).toEqual([1000, 2000, 1900, 1800, 3600, 3500]);
+  });
+
+  it('a 429 multiplies by factor ** (1 + random): between factor and factor squared', () => {
+    expect(walk(['throttled'], 0.5)).toEqual([Math.min(8000, 1000 * 2 ** 1.5)]);
+    expect(walk(['throttled'], 0.999)[0]).toBeCloseTo(4000, -1);
+    expect(walk(['throttled', 'throttled', 'throttled'], 0.999)).toEqual([expect.any(Number), 8000, 8000]);
   });
 
   it('a Retry-After floor lengthens one wait within min..max', () => {
