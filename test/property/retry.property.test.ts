@@ -1,0 +1,265 @@
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fetchWithRetry, HttpError, isTimeoutError, retry } from '../../src/index.js';
+import { FC_RUNS, watchUnhandled } from './runs.js';
+import { answerArb, retryAfterArb, scriptedFetch, type Answer, type RetryAfterForm } from './scripted-server.js';
+import { countingController, flush, runVirtual, T0, VirtualClock, VirtualPage, virtualEnv } from './virtual-world.js';
+
+// Model-based tests of `retry` and `fetchWithRetry` in virtual time, against
+// the spec: every retryable failure counts (Retry-After included), at most
+// `retries` retries, waits of exactly backoff(n) or between Retry-After and
+// 1.2 times it (capped by maxRetryAfter), aborts and deadlines end the call
+// at once, and nothing is left behind.
+
+const MAX_RETRY_AFTER = 300_000;
+const unhandled = watchUnhandled();
+afterAll(() => unhandled.stop());
+
+const optionsArb = fc.record({
+  retries: fc.integer({ min: 0, max: 4 }),
+  backoffStep: fc.integer({ min: 0, max: 2_000 }),
+  attemptTimeout: fc.option(fc.integer({ min: 1, max: 30 }).map((n) => n * 10), { nil: undefined }),
+  timeout: fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: undefined }),
+  abortAt: fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: undefined }),
+  random: fc.integer({ min: 0, max: 999 }).map((n) => n / 1000),
+});
+type Options = typeof optionsArb extends fc.Arbitrary<infer O> ? O : never;
+
+/** Common checks after a run: the call settled, nothing pending or attached, nothing sent afterwards. */
+async function settleAndCheck<T>(clock: VirtualClock, running: Promise<T>, listeners: () => number, calls: () => number) {
+  const settled = await runVirtual(clock, running);
+  return settled && {
+    settled,
+    async after() {
+      expect(clock.pendingEnv(), 'timers left after settle').toBe(0);
+      expect(listeners(), 'listeners left on the signal').toBe(0);
+      const callsAtSettle = calls();
+      while (clock.step()) await flush();
+      expect(calls(), 'attempts after settle').toBe(callsAtSettle);
+      expect(unhandled.seen, 'unhandled rejections').toEqual([]);
+    },
+  };
+}
+
+function paced(form: RetryAfterForm): boolean {
+  return form.form === 'seconds' || form.form === 'date';
+}
+
+describe('fetchWithRetry, model-based (virtual time, modelled server)', () => {
+  const RETRIED = new Set([408, 429, 500, 502, 503, 504]);
+
+  it(`matches the spec on generated servers and interruptions (${FC_RUNS} runs)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(answerArb, { maxLength: 8 }), optionsArb, async (script, options) => {
+        const clock = new VirtualClock();
+        const page = new VirtualPage(clock);
+        const server = scriptedFetch(clock, page, script);
+        const { controller, listeners } = countingController();
+        const reason = new Error('aborted by the test');
+        if (options.abortAt !== undefined) clock.add(() => controller.abort(reason), options.abortAt, 'world');
+        const run = fetchWithRetry(`http://fwr.test/orders`, {
+          signal: controller.signal,
+          retry: {
+            fetch: server.fetch,
+            env: virtualEnv(clock, page, () => options.random),
+            retries: options.retries,
+            backoff: (n) => n * options.backoffStep,
+            ...(options.attemptTimeout === undefined ? {} : { attemptTimeout: options.attemptTimeout }),
+            ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+          },
+        });
+        const result = await settleAndCheck(clock, run, listeners, () => server.log.length);
+        expect(result, 'fetchWithRetry hung').toBeDefined();
+        const { settled } = result!;
+        const aborted = controller.signal.aborted;
+        await result!.after();
+        expect(server.inFlight.max).toBeLessThanOrEqual(1);
+
+        // The model: which answer ends the call, after how many requests.
+        const timedOut = (a: Answer): boolean => options.attemptTimeout !== undefined && a.latency > options.attemptTimeout;
+        let expectedRequests = 0;
+        let expected: { status: number } | { error: 'network' | 'timeout' } | undefined;
+        for (let i = 0, failures = 0; expected === undefined; i++) {
+          const answer = script[i] ?? { kind: 'done', etag: null, latency: 5 };
+          expectedRequests = i + 1;
+          const failed = timedOut(answer) || answer.kind === 'drop' || (answer.kind === 'retryable' && RETRIED.has(answer.status));
+          if (!failed) {
+            expected = { status: answer.kind === 'not-modified' ? 304 : answer.kind === 'fatal' || answer.kind === 'retryable' ? answer.status : 200 };
+            break;
+          }
+          failures += 1;
+          if (failures > options.retries) {
+            expected = timedOut(answer) ? { error: 'timeout' } : answer.kind === 'drop' ? { error: 'network' } : { status: (answer as { status: number }).status };
+          }
+        }
+        expect(server.log.length).toBeLessThanOrEqual(expectedRequests);
+        const deadline = options.timeout === undefined ? Infinity : T0 + options.timeout;
+        expect(settled.at).toBeLessThanOrEqual(deadline);
+        if (aborted) {
+          expect(!settled.ok && settled.error).toBe(reason);
+          expect(settled.at).toBe(T0 + options.abortAt!);
+        } else if (!settled.ok && isTimeoutError(settled.error) && options.timeout !== undefined) {
+          // The total deadline came first (or together with the model's own end).
+        } else {
+          expect(server.log.length, 'requests').toBe(expectedRequests);
+          if ('status' in expected!) expect(settled.ok && settled.value.status).toBe(expected.status);
+          else if (expected!.error === 'network') expect(!settled.ok && settled.error).toBeInstanceOf(TypeError);
+          else expect(!settled.ok && isTimeoutError(settled.error)).toBe(true);
+        }
+
+        // Waits: backoff(n) exactly, or the server's Retry-After plus at most 20%.
+        for (let i = 0; i + 1 < server.log.length; i++) {
+          const sent = server.log[i]!;
+          const gap = server.log[i + 1]!.at - sent.endedAt!;
+          const answer = sent.answer;
+          if (!timedOut(answer) && answer.kind === 'retryable' && paced(answer.retryAfter)) {
+            const retryAfter = Math.min(sent.retryAfterMs!, MAX_RETRY_AFTER);
+            expect(gap).toBeGreaterThanOrEqual(retryAfter);
+            expect(gap).toBeLessThanOrEqual(Math.min(MAX_RETRY_AFTER, sent.retryAfterMs! * 1.2) + 1e-6);
+          } else {
+            expect(gap).toBeCloseTo((i + 1) * options.backoffStep, 6);
+          }
+        }
+      }),
+      { numRuns: FC_RUNS },
+    );
+  }, 300_000);
+});
+
+type Step =
+  | { kind: 'ok'; latency: number }
+  | { kind: 'network' | 'bug'; latency: number }
+  | { kind: 'http'; status: 429 | 503 | 404; retryAfter: RetryAfterForm; latency: number }
+  | { kind: 'hang' };
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant('ok' as const), latency: fc.integer({ min: 0, max: 30 }).map((n) => n * 10 + 5) }),
+  fc.record({ kind: fc.constantFrom('network' as const, 'bug' as const), latency: fc.integer({ min: 0, max: 30 }).map((n) => n * 10 + 5) }),
+  fc.record({ kind: fc.constant('http' as const), status: fc.constantFrom(429 as const, 503 as const, 404 as const), retryAfter: retryAfterArb, latency: fc.integer({ min: 0, max: 30 }).map((n) => n * 10 + 5) }),
+  fc.constant({ kind: 'hang' as const }),
+);
+
+describe('retry, model-based (virtual time, scripted attempts)', () => {
+  it(`counts, paces, stops and cleans up as specified (${FC_RUNS} runs)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { maxLength: 8 }), optionsArb, async (script, options: Options) => {
+        const clock = new VirtualClock();
+        const page = new VirtualPage(clock);
+        const { controller, listeners } = countingController();
+        const reason = new Error('aborted by the test');
+        if (options.abortAt !== undefined) clock.add(() => controller.abort(reason), options.abortAt, 'world');
+        const calls: Array<{ at: number; endedAt?: number; step: Step; retryAfterMs: number | null }> = [];
+        let inFlight = 0;
+        let maxInFlight = 0;
+        const errors: unknown[] = [];
+        const run = retry(
+          ({ signal }) => {
+            const step = script[calls.length] ?? ({ kind: 'ok', latency: 5 } as Step);
+            const call: (typeof calls)[number] = { at: clock.now, step, retryAfterMs: null };
+            calls.push(call);
+            inFlight += 1;
+            maxInFlight = Math.max(maxInFlight, inFlight);
+            return new Promise<string>((resolve, reject) => {
+              let timer: number | undefined;
+              const end = (): void => {
+                inFlight -= 1;
+                call.endedAt = clock.now;
+                signal.removeEventListener('abort', onAbort);
+              };
+              const onAbort = (): void => {
+                clock.clear(timer);
+                end();
+                reject(signal.reason);
+              };
+              signal.addEventListener('abort', onAbort, { once: true });
+              if (step.kind === 'hang') return;
+              timer = clock.add(
+                () => {
+                  end();
+                  if (step.kind === 'ok') return resolve(`value ${calls.length - 1}`);
+                  let error: unknown;
+                  if (step.kind === 'network') error = new TypeError('fetch failed');
+                  else if (step.kind === 'bug') error = new RangeError('a bug, never retried');
+                  else {
+                    const form = step.retryAfter;
+                    let header: string | null = null;
+                    if (form.form === 'seconds') [header, call.retryAfterMs] = [String(form.seconds), form.seconds * 1000];
+                    if (form.form === 'garbage') header = form.text;
+                    if (form.form === 'date') {
+                      const at = Math.floor(clock.now / 1000) * 1000 + form.offsetSeconds * 1000;
+                      [header, call.retryAfterMs] = [new Date(at).toUTCString(), Math.max(0, at - clock.now)];
+                    }
+                    error = new HttpError(new Response(null, { status: step.status, headers: header === null ? {} : { 'retry-after': header } }), 'http://retry.test/');
+                  }
+                  errors.push(error);
+                  reject(error);
+                },
+                step.latency,
+                'world',
+              );
+            });
+          },
+          {
+            signal: controller.signal,
+            env: virtualEnv(clock, page, () => options.random),
+            retries: options.retries,
+            backoff: (n) => n * options.backoffStep,
+            ...(options.attemptTimeout === undefined ? {} : { attemptTimeout: options.attemptTimeout }),
+            ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+          },
+        );
+        const result = await settleAndCheck(clock, run, listeners, () => calls.length);
+        const canEnd = options.abortAt !== undefined || options.timeout !== undefined || options.attemptTimeout !== undefined;
+        // The model: the attempt that ends the call.
+        const timesOut = (s: Step): boolean => options.attemptTimeout !== undefined && (s.kind === 'hang' || s.latency > options.attemptTimeout);
+        let expectedCalls = 0;
+        let end: { type: 'value' | 'error' | 'timeout' | 'hang'; index: number } | undefined;
+        for (let i = 0, failures = 0; end === undefined; i++) {
+          const step = script[i] ?? ({ kind: 'ok', latency: 5 } as Step);
+          expectedCalls = i + 1;
+          if (step.kind === 'hang' && options.attemptTimeout === undefined) end = { type: 'hang', index: i };
+          else if (timesOut(step) || step.kind === 'network' || (step.kind === 'http' && step.status !== 404)) {
+            failures += 1;
+            if (failures > options.retries) end = { type: timesOut(step) ? 'timeout' : 'error', index: i };
+          } else end = { type: step.kind === 'ok' ? 'value' : 'error', index: i };
+        }
+        if (!result) {
+          // Only an attempt that never settles, with nothing able to end it, may leave the call pending.
+          expect(canEnd).toBe(false);
+          expect(end!.type).toBe('hang');
+          return;
+        }
+        const { settled } = result;
+        const aborted = controller.signal.aborted;
+        await result.after();
+        expect(maxInFlight).toBeLessThanOrEqual(1);
+        expect(calls.length).toBeLessThanOrEqual(expectedCalls);
+        const deadline = options.timeout === undefined ? Infinity : T0 + options.timeout;
+        expect(settled.at).toBeLessThanOrEqual(deadline);
+        if (aborted) {
+          expect(!settled.ok && settled.error).toBe(reason);
+          expect(settled.at).toBe(T0 + options.abortAt!);
+        } else if (!settled.ok && isTimeoutError(settled.error) && options.timeout !== undefined) {
+          // The total deadline came first (or together with the model's own end).
+        } else {
+          expect(calls.length, 'attempts').toBe(expectedCalls);
+          if (end!.type === 'value') expect(settled.ok && settled.value).toBe(`value ${end!.index}`);
+          else if (end!.type === 'timeout') expect(!settled.ok && isTimeoutError(settled.error)).toBe(true);
+          // The last error itself, never a wrapper.
+          else expect(!settled.ok && settled.error).toBe(errors.at(-1));
+        }
+        for (let i = 0; i + 1 < calls.length; i++) {
+          const call = calls[i]!;
+          const gap = calls[i + 1]!.at - call.endedAt!;
+          if (!timesOut(call.step) && call.retryAfterMs !== null) {
+            expect(gap).toBeGreaterThanOrEqual(Math.min(call.retryAfterMs, MAX_RETRY_AFTER));
+            expect(gap).toBeLessThanOrEqual(Math.min(MAX_RETRY_AFTER, call.retryAfterMs * 1.2) + 1e-6);
+          } else {
+            expect(gap).toBeCloseTo((i + 1) * options.backoffStep, 6);
+          }
+        }
+      }),
+      { numRuns: FC_RUNS },
+    );
+  }, 300_000);
+});
