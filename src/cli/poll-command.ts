@@ -29,10 +29,9 @@ export interface PollCommand {
   color: boolean;
 }
 
-/** What the demo needs besides the command: its own fetch (to measure) and the outcome. */
+/** What the demo needs besides the command: its own fetch, to measure what is sent. */
 export interface PollCommandHooks {
   fetch?: typeof fetch;
-  onFinish?: (result: { code: number; counters: PollCounters; body?: unknown }) => void;
 }
 
 /**
@@ -44,6 +43,7 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
   // --json keeps stdout for the body alone; progress then goes to stderr.
   const out: OutputStream = command.json ? io.stderr : io.stdout;
   const colors = colorsFor(out, io.env, command.color);
+  const errorColors = colorsFor(io.stderr, io.env, command.color);
   const now = (): number => Date.now();
   const tracker = pollTracker({
     paths: [...command.until, ...command.failWhen].map((condition) => condition.path),
@@ -68,6 +68,7 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
 
   let code: number;
   let body: unknown;
+  let failure: unknown;
   try {
     body = await poll<unknown>(command.url, {
       interval: command.interval,
@@ -81,19 +82,8 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
         onBytes: (bytes) => (tracker.counters.bytes += bytes),
         onNetworkError: tracker.onNetworkError,
       }),
-      parse: async (response) => {
-        const bytes = new Uint8Array(await response.arrayBuffer());
-        tracker.counters.bytes += bytes.length;
-        const text = new TextDecoder().decode(bytes);
-        if (text === '') return undefined;
-        try {
-          return JSON.parse(text) as unknown;
-        } catch (error) {
-          // Without conditions any 2xx will do, so a plain-text health check works too.
-          if (conditions.length > 0) throw error;
-          return text;
-        }
-      },
+      // Without conditions any 2xx will do, so a plain-text health check works too.
+      parse: bodyReader({ requireJson: conditions.length > 0, onBytes: (bytes) => (tracker.counters.bytes += bytes) }),
       isDone: (data) => failed(data) || succeeded(data),
       onUpdate: tracker.onBody,
       onEvent: tracker.onEvent,
@@ -101,13 +91,12 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
     code = failed(body) ? EXIT.failed : EXIT.ok;
   } catch (error) {
     code = exitCodeFor(error);
-    display.stop();
-    body = undefined;
-    io.stderr.write(`${colors.red('pollite:')} ${errorMessage(error, command, formatElapsed(tracker.snapshot().elapsedMs))}\n`);
+    failure = error;
   }
   display.stop();
 
   const elapsed = formatElapsed(tracker.snapshot().elapsedMs);
+  if (failure !== undefined) io.stderr.write(`${errorColors.red('pollite:')} ${errorMessage(failure, command, elapsed)}\n`);
   if (code === EXIT.ok || code === EXIT.failed) {
     const matched = (code === EXIT.failed ? command.failWhen : command.until).find((condition) => matchCondition(condition, body));
     if (command.json) {
@@ -118,10 +107,25 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
       io.stdout.write(`${verdict}: ${command.url}${why} after ${elapsed}\n`);
     }
   }
-  if (!command.quiet) io.stderr.write(`${colors.dim(summaryLine(tracker.counters, elapsed))}\n`);
-  hooks.onFinish?.({ code, counters: tracker.counters, body });
+  if (!command.quiet) io.stderr.write(`${errorColors.dim(summaryLine(tracker.counters, elapsed))}\n`);
   return code;
 }
+
+/** Reads a 2xx body, counting its bytes: JSON, or the raw text when JSON is not required. */
+const bodyReader =
+  (options: { requireJson: boolean; onBytes: (bytes: number) => void }) =>
+  async (response: Response): Promise<unknown> => {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    options.onBytes(bytes.length);
+    const text = new TextDecoder().decode(bytes);
+    if (text === '') return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      if (options.requireJson) throw error;
+      return text;
+    }
+  };
 
 /** The one-line summary on stderr. */
 export const summaryLine = (c: PollCounters, elapsed: string): string =>

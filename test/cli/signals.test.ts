@@ -33,20 +33,21 @@ async function interrupt(server: TestServer, args: string[], signal: NodeJS.Sign
 }
 
 /**
- * The 200 ms budget is real, but a shared CI machine can stall any process
- * for longer; a broken implementation (waiting for the answer or the next
- * poll) misses it every time, so up to three tries are given.
+ * The 200 ms budget is real, but a shared machine can stall any process for
+ * longer (a bare `node` that exits on SIGINT took 55-85 ms at a load average
+ * of 19 on 2 cores); a broken implementation (one that waits for the answer or
+ * the next poll) misses it every time, so up to five tries are given.
  */
 async function fastest(attempt: () => Promise<CliRun & { latency: number }>): Promise<CliRun & { latency: number }> {
   let best = await attempt();
-  for (let i = 1; i < 3 && best.latency >= 200; i += 1) {
+  for (let i = 1; i < 5 && best.latency >= 200; i += 1) {
     const next = await attempt();
     if (next.latency < best.latency) best = next;
   }
   return best;
 }
 
-describe('Ctrl-C', { timeout: 90_000 }, () => {
+describe('Ctrl-C', { timeout: 120_000 }, () => {
   it('aborts the request in flight and exits 130 within 200 ms', async () => {
     const run = await fastest(async () => {
       let aborted = false;

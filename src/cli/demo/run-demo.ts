@@ -67,9 +67,12 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
           color: options.color,
         },
         io,
-        { fetch: politeLog.fetch(globalThis.fetch), onFinish: ({ code }) => code === EXIT.ok && politeLog.sawFinish() },
+        { fetch: politeLog.fetch(globalThis.fetch) },
       );
-      if (code === EXIT.ok) await untilFirst(naiveFinished, NAIVE_GRACE, io.signal);
+      if (code === EXIT.ok) {
+        politeLog.sawFinish();
+        await untilFirst(naiveFinished, NAIVE_GRACE, io.signal);
+      }
     } finally {
       naive.stop();
     }
@@ -80,7 +83,8 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     const saved = naiveLog.report.requests - politeLog.report.requests;
     if (saved > 0) {
       const share = Math.round((saved / naiveLog.report.requests) * 100);
-      io.stdout.write(`\npollite sent ${colors.green(`${saved} fewer requests (${share}% fewer)`)} for the same job, and never one while told to wait.\n`);
+      const obeyed = politeLog.report.ignoredRetryAfter === 0 ? ', and never one while told to wait' : '';
+      io.stdout.write(`\npollite sent ${colors.green(`${saved} fewer requests (${share}% fewer)`)} for the same job${obeyed}.\n`);
     }
     return code;
   } finally {
