@@ -16,6 +16,9 @@ export { sleep } from './env/sleep.js';
 export { whenVisible } from './env/when-visible.js';
 export type { Environment } from './env/environment.js';
 export type { VisibilitySource } from './env/visibility.js';
+export type { OnlineSource } from './env/online.js';
+export type { FocusSource } from './env/focus.js';
+export type { AdaptiveInterval } from './cooperate/adaptive-interval.js';
 
 export { parseRetryAfter } from './http/parse-retry-after.js';
 export type { ParseRetryAfterOptions } from './http/parse-retry-after.js';
