@@ -111,6 +111,10 @@ function checkUrl(text: string): string {
   } catch {
     // reported below
   }
+  if ((url?.protocol === 'http:' || url?.protocol === 'https:') && (url.username || url.password)) {
+    // fetch refuses such URLs, and echoing one would print the password.
+    throw new UsageError(`the URL carries credentials, which fetch refuses: send them with -H 'Authorization: Basic ...' instead`);
+  }
   if (url?.protocol === 'http:' || url?.protocol === 'https:') return url.href;
   const guess = /^[\w.-]+(:\d+)?(\/|$)/.test(text) ? `: did you mean http://${text} ?` : ': give an http:// or https:// URL';
   throw new UsageError(`'${text}' is not an http(s) URL${guess}`);

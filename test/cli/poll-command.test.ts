@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { scripted, sendJson, startServer as startRawServer, type Handler, type TestServer } from '../helpers/server.js';
 import { CONTROL_CHARACTERS, ensureBin, runCli } from './helpers/run-cli.js';
@@ -213,6 +214,10 @@ describe.concurrent('pollite <url>: usage errors', { timeout: 60_000 }, () => {
     expect(bare.code).toBe(64);
     expect(bare.stderr).toContain("'localhost:3000/health' is not an http(s) URL: did you mean http://localhost:3000/health ?");
     expect((await runCli(['ftp://example.test/'])).code).toBe(64);
+    const credentials = await runCli(['http://me:pa55word@127.0.0.1:9/']);
+    expect(credentials.code).toBe(64);
+    expect(credentials.stderr).toContain("the URL carries credentials, which fetch refuses: send them with -H 'Authorization: Basic ...'");
+    expect(credentials.stderr).not.toContain('pa55word');
   });
 
   it('--help and --version exit 0', async () => {
@@ -224,9 +229,14 @@ describe.concurrent('pollite <url>: usage errors', { timeout: 60_000 }, () => {
     expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+/) });
   });
 
-  it('simulate exits 64 with a clear message when the simulator is not built', async () => {
+  it('routes simulate to the simulator, or exits 64 with a clear message when it is not built', async () => {
     const run = await runCli(['simulate', '--help']);
-    if (run.code === 64) expect(run.stderr).toContain("'simulate' is not available in this build");
-    else expect(run.code).toBe(0);
+    if (existsSync(new URL('../../dist/simulator/cli.js', import.meta.url))) {
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('pollite simulate');
+    } else {
+      expect(run.code).toBe(64);
+      expect(run.stderr).toContain("'simulate' is not available in this build");
+    }
   });
 });
