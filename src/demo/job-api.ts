@@ -145,7 +145,7 @@ export function createDemoApi(options: DemoApiOptions = {}) {
       const job = createJob(text ? (JSON.parse(text) as JobScript) : {});
       return json(201, { id: job.id, url: `/jobs/${job.id}` });
     }
-    if (parts[0] === 'jobs' && parts[1] && parts.length === 2 && request.method === 'GET') return getJob(request, parts[1]);
+    if (parts[0] === 'jobs' && parts[1] && parts.length === 2 && (request.method === 'GET' || request.method === 'HEAD')) return getJob(request, parts[1]);
     if (parts[0] === 'jobs' && parts[1] && parts[2] === 'stats') {
       const counters = stats.get(parts[1]);
       return counters ? json(200, counters) : json(404, { error: 'no such job' });

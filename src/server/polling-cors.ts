@@ -105,6 +105,9 @@ export function pollingCors(options: PollingCorsOptions): <TArgs extends unknown
         return new Response(null, { status: 204, headers });
       }
       const response = await handler(request, ...args);
+      if (typeof (response as Response | undefined)?.headers?.get !== 'function') {
+        throw new TypeError(`Expected \`handler\` to return a Response, got ${String(response)}`);
+      }
       // Copy: a handler may return a Response whose headers are immutable (one from fetch()).
       const headers = new Headers(response.headers);
       if (corsHeaders(origin, headers)) headers.set('access-control-expose-headers', exposeHeaders);

@@ -160,3 +160,11 @@ describe('pollingCors over real HTTP', () => {
     ]);
   });
 });
+
+describe('pollingCors with a broken handler', () => {
+  it('names the handler when it returns something other than a Response', async () => {
+    const error = await thrown(() => pollingCors({ origin: '*' })((() => undefined) as never)(new Request('http://api.test/')));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toBe('Expected `handler` to return a Response, got undefined');
+  });
+});

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../src/index.js';
-import { retryLater } from '../../src/server/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseRetryAfter, poll, type PollEvent } from '../../src/index.js';
+import { jsonWithETag, retryLater } from '../../src/server/index.js';
+import { recordingEnv } from '../helpers/env.js';
+import { serveWeb } from './serve.js';
 import { thrown } from './thrown.js';
 
 describe('retryLater', () => {
@@ -52,5 +54,35 @@ describe('retryLater', () => {
     const error = await thrown(() => retryLater(status as 503, after as number));
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toBe(message);
+  });
+});
+
+describe('retryLater over real HTTP, read by pollite', () => {
+  let server: Awaited<ReturnType<typeof serveWeb>> | undefined;
+  afterEach(() => server?.close());
+
+  it("paces poll's retries in both forms: 3 s, then an HTTP-date 5 s ahead", async () => {
+    const now = Date.UTC(2030, 0, 1);
+    let calls = 0;
+    server = await serveWeb((request) => {
+      calls += 1;
+      if (calls === 1) return retryLater(503, 3);
+      if (calls === 2) return retryLater(429, new Date(now + 5000));
+      return jsonWithETag(request, { status: 'done' });
+    });
+    const { env, delays } = recordingEnv({ random: 0 });
+    const retries: PollEvent[] = [];
+    const job = await poll<{ status: string }>(`${server.url}/jobs/1`, {
+      isDone: (j) => j.status === 'done',
+      env: { ...env, now: () => now },
+      onEvent: (event) => event.type === 'retry' && retries.push(event),
+    });
+    expect(job).toEqual({ status: 'done' });
+    expect(retries).toMatchObject([
+      { status: 503, retryAfter: 3000, delay: 3000 },
+      { status: 429, retryAfter: 5000, delay: 5000 },
+    ]);
+    expect(delays).toEqual([3000, 5000]);
+    expect(server.exchanges.map((e) => e.status)).toEqual([503, 429, 200]);
   });
 });
