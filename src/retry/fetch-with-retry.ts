@@ -1,3 +1,4 @@
+import { retryCooldown } from '../cooperate/retry-cooldown.js';
 import { requestFactory } from '../core/request.js';
 import type { RetryPolicy } from '../core/retry-decision.js';
 import { checkInput } from '../core/validate.js';
@@ -66,9 +67,10 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
     countPaced: true,
     isRetryableStatus: (status) => o.statusCodes.includes(status),
   };
+  const cooldown = o.cooldown ? retryCooldown(o.env, o.maxRetryAfter) : undefined;
   return runRetryLoop<Response>(
     {
-      attempt: ({ signal }) => sendAttempt(o.fetch, request, signal),
+      attempt: ({ signal }) => sendAttempt(o.fetch, request, signal, cooldown),
       retryable: mayRetry(o, method, key !== null, fetchInit),
       failureOf: (response) =>
         o.statusCodes.includes(response.status)

@@ -36,6 +36,7 @@ export interface NormalizedRetryOptions {
   timeout?: number | undefined;
   attemptTimeout?: number | undefined;
   budget?: RetryBudget | undefined;
+  cooldown: boolean;
   maxRetryAfter: number;
   env: Environment;
 }
@@ -57,6 +58,7 @@ const RETRY_SPEC: OptionSpec<RetryOptions> = {
   timeout: 'duration',
   attemptTimeout: 'duration',
   budget: 'budget',
+  cooldown: 'boolean',
   env: 'object',
 };
 
@@ -80,6 +82,7 @@ function normalizeWith(given: RetryOptions & { maxRetryAfter?: number }, default
     timeout: given.timeout,
     attemptTimeout: given.attemptTimeout,
     budget: given.budget,
+    cooldown: given.cooldown ?? true,
     maxRetryAfter: given.maxRetryAfter ?? RETRY_DEFAULTS.maxRetryAfter,
     env,
   };

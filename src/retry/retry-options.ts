@@ -68,6 +68,14 @@ export interface RetryOptions {
    */
   budget?: RetryBudget;
   /**
+   * Origin cooldown: a 429 or 503 with Retry-After (for `retry`: on an error
+   * carrying a response, such as `HttpError`) makes every pollite request to
+   * that origin in this realm wait until then, and this call waits for
+   * cooldowns others announced. `false` opts out of both.
+   * @default true
+   */
+  cooldown?: boolean;
+  /**
    * Clock, timers and randomness. Defaults to the real ones; tests and the
    * simulator inject virtual ones.
    * @default the real `Date.now`, `setTimeout`, `clearTimeout`, `Math.random`

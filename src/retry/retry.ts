@@ -1,3 +1,4 @@
+import { retryCooldown } from '../cooperate/retry-cooldown.js';
 import type { RetryPolicy } from '../core/retry-decision.js';
 import { normalizeRetryOptions } from './normalize-retry-options.js';
 import type { RetryContext, RetryOptions } from './retry-options.js';
@@ -36,5 +37,17 @@ export async function retry<T>(fn: (ctx: RetryContext) => Promise<T>, options?: 
     // `shouldRetry` has already accepted the error; the decision only paces it.
     isRetryableStatus: () => true,
   };
-  return runRetryLoop({ attempt: async (ctx) => fn(ctx) }, o, policy);
+  const cooldown = o.cooldown ? retryCooldown(o.env, o.maxRetryAfter) : undefined;
+  const attempt = cooldown
+    ? async (ctx: RetryContext): Promise<T> => {
+        await cooldown.wait(ctx.signal);
+        try {
+          return await fn(ctx);
+        } catch (error) {
+          cooldown.noteError(error);
+          throw error;
+        }
+      }
+    : async (ctx: RetryContext): Promise<T> => fn(ctx);
+  return runRetryLoop({ attempt }, o, policy);
 }
