@@ -5,6 +5,7 @@ import type { Backoff } from '../backoff/types.js';
 import { poll } from '../core/poll.js';
 import type { Environment } from '../env/environment.js';
 import { isPollGaveUpError } from '../errors/poll-gave-up-error.js';
+import { fetchWithRetry } from '../retry/fetch-with-retry.js';
 
 /** One simulated client, as a strategy sees it. */
 export interface SimulatedClient {
@@ -84,12 +85,34 @@ const naive: Strategy = {
   },
 };
 
+/**
+ * A loop of pollite's `fetchWithRetry` with its defaults, then `interval`:
+ * what a careful hand-written poller built on pollite's retry looks like.
+ */
+const fetchWithRetryLoop: Strategy = {
+  name: 'fetch-with-retry',
+  description: 'fetchWithRetry (its defaults) in a loop, then interval',
+  start(client) {
+    const once = (): void => {
+      fetchWithRetry(client.url, { retry: { ...ownRealm, env: client.env, fetch: client.fetch } })
+        .then(async (response) => {
+          if (!response.ok) await response.body?.cancel();
+          else if (client.isDone(await response.json())) return client.done();
+          client.env.setTimeout(once, client.interval);
+        })
+        .then(undefined, client.crashed);
+    };
+    once();
+  },
+};
+
 const BASE = 2000;
 const CAP = 30_000;
 
 /** The strategies `simulate` knows, by name. */
 export const STRATEGIES: Readonly<Record<string, Strategy>> = Object.freeze({
   naive,
+  'fetch-with-retry': fetchWithRetryLoop,
   exponential: pollStrategy(
     'exponential',
     `poll with exponential({ base: ${BASE}, cap: ${CAP} }): backoff without jitter`,

@@ -65,7 +65,7 @@ describe('pollite simulate', () => {
     [['--scenario', 'flood'], "--scenario takes outage, outage-retry-after, rate-limit, job, aws-occ; got 'flood'"],
     [['--clients', 'many'], "--clients expects an integer >= 1, got 'many'"],
     [['--duration', 'soon'], "--duration expects a time such as 300s, 5m or 1500ms, got 'soon'"],
-    [['--strategies', 'pollite,yolo'], "--strategies takes naive, exponential, pollite, equal-jitter, decorrelated-jitter; got 'yolo'"],
+    [['--strategies', 'pollite,yolo'], "--strategies takes naive, fetch-with-retry, exponential, pollite, equal-jitter, decorrelated-jitter; got 'yolo'"],
     [['--runs', '3'], '--runs applies to --scenario aws-occ only'],
     [['--frobnicate'], "Unknown option '--frobnicate'"],
   ])('%j is a usage error: exit 64, a message naming the option', async (argv, message) => {

@@ -91,12 +91,30 @@ describe('simulate: bad options', () => {
     [{ clients: 0 }, 'Expected `clients` to be a positive integer'],
     [{ clients: 1.5 }, 'Expected `clients` to be a positive integer'],
     [{ scenario: 'flood' }, 'Expected `scenario` to be one of outage, outage-retry-after, rate-limit, job'],
-    [{ strategies: ['pollite', 'yolo'] }, 'Expected `strategies` to name only naive, exponential, pollite, equal-jitter, decorrelated-jitter; got yolo'],
+    [{ strategies: ['pollite', 'yolo'] }, 'Expected `strategies` to name only naive, fetch-with-retry, exponential, pollite, equal-jitter, decorrelated-jitter; got yolo'],
     [{ strategies: [] }, 'Expected `strategies` to name at least one strategy'],
     [{ seed: 0.5 }, 'Expected `seed` to be an integer'],
     [{ duration: -1 }, 'Expected `duration` to be a finite number >= 0'],
     [{ interval: Infinity }, 'Expected `interval` to be a finite number >= 0'],
   ])('%o rejects with a TypeError naming the option', async (options, message) => {
     await expect(simulate(options as SimulateOptions)).rejects.toThrow(new TypeError(message));
+  });
+});
+
+describe('simulate: fetchWithRetry in virtual time', () => {
+  it('retries an outage with its own backoff and sees the job done', async () => {
+    const result = await simulate({
+      ...exact,
+      scenario: 'job',
+      duration: 20_000,
+      strategies: ['fetch-with-retry'],
+      server: { jobDoneAt: 2500, responseTime: 0, capacity: Infinity, outages: [{ start: 1500, end: 4000 }] },
+    });
+    const [s] = result.strategies;
+    expect(s!.statuses[503]).toBeGreaterThan(0);
+    expect(s!.seen).toMatchObject({ clients: 1 });
+    // Seen within one retry of the recovery (fetchWithRetry's backoff is capped at 10 s).
+    expect(s!.seen!.p50).toBeGreaterThanOrEqual(4000 - 2500);
+    expect(s!.seen!.p50).toBeLessThan(4000 - 2500 + 10_100);
   });
 });
