@@ -17,7 +17,7 @@ const serve = (...script: Parameters<typeof scripted>[0]): Promise<TestServer> =
 const lines = (text: string): string[] => text.trim().split('\n');
 
 // Generous limits: the bin is a real child process, and CI machines are shared.
-describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 60_000 }, () => {
+describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_000 }, () => {
   it('exits 0 when an --until value matches, after exactly the requests it needed', async () => {
     const s = await serve(json({ status: 'queued' }), json({ status: 'running' }), json({ status: 'failed' }));
     const run = await runCli([`${s.url}/jobs/1`, '--until', 'status=done,failed', '-i', '10ms']);
@@ -119,7 +119,7 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 60_00
   });
 });
 
-describe.concurrent('pollite <url>: output', { timeout: 60_000 }, () => {
+describe.concurrent('pollite <url>: output', { timeout: 120_000 }, () => {
   it('--json prints only the final body on stdout; progress and summary go to stderr', async () => {
     const body = { status: 'done', result: { url: 'https://x.test/a', sizes: [1, 2] } };
     const s = await serve(json({ status: 'running' }), json(body));
@@ -186,7 +186,7 @@ describe.concurrent('pollite <url>: output', { timeout: 60_000 }, () => {
   });
 });
 
-describe.concurrent('pollite <url>: usage errors', { timeout: 60_000 }, () => {
+describe.concurrent('pollite <url>: usage errors', { timeout: 120_000 }, () => {
   it.each([
     [['--interval', '5'], "--interval '5' has no unit: use a number with a unit: 500ms, 2s, 1m, 1h"],
     [['--timeout', 'soon'], "--timeout 'soon' is not a duration"],

@@ -28,7 +28,7 @@ async function onTerminal(env: Record<string, string | undefined>): Promise<{ co
   return { code, output };
 }
 
-describe.skipIf(!hasScript)('on a terminal', { timeout: 60_000 }, () => {
+describe.skipIf(!hasScript)('on a terminal', { timeout: 120_000 }, () => {
   it('rewrites one status line in place, in colour', async () => {
     const { code, output } = await onTerminal({});
     expect(code).toBe(0);

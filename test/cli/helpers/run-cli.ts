@@ -57,7 +57,7 @@ export function spawnCli(args: readonly string[], env: Record<string, string | u
 /** Runs the bin to the end; kills it if it outlives `timeoutMs`, so a hang fails the test instead of the suite. */
 export async function runCli(args: readonly string[], options: { env?: Record<string, string | undefined>; timeoutMs?: number } = {}): Promise<CliRun> {
   const { child, done } = spawnCli(args, options.env);
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
   try {
     return await done;
   } finally {
