@@ -2,8 +2,8 @@
 export interface RequestFactory {
   /** The absolute URL, for error messages. */
   url: string;
-  /** Fresh `fetch` arguments carrying `etag` (when given) as If-None-Match. */
-  args(etag: string | null, signal: AbortSignal): [string | URL | Request, RequestInit];
+  /** Fresh `fetch` arguments carrying `etag` (when given) as If-None-Match; `signal` may be left out when nothing can abort. */
+  args(etag: string | null, signal: AbortSignal | undefined): [string | URL | Request, RequestInit];
 }
 
 export function requestFactory(input: string | URL | Request, init: RequestInit): RequestFactory {

@@ -70,7 +70,7 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
   const cooldown = o.cooldown ? retryCooldown(o.env, o.maxRetryAfter) : undefined;
   return runRetryLoop<Response>(
     {
-      attempt: ({ signal }) => sendAttempt(o.fetch, request, signal, cooldown),
+      attempt: ({ signal }, cancellable) => sendAttempt(o.fetch, request, signal, cooldown, cancellable),
       retryable: mayRetry(o, method, key !== null, fetchInit),
       failureOf: (response) =>
         o.statusCodes.includes(response.status)

@@ -17,8 +17,11 @@ export interface FailedValue {
 
 /** What one caller of the loop (`retry`, `fetchWithRetry`) plugs into it. */
 export interface RetryLoopSpec<T> {
-  /** Runs one attempt. */
-  attempt(ctx: RetryContext): Promise<T>;
+  /**
+   * Runs one attempt. `cancellable` is false when nothing can abort
+   * `ctx.signal`, so it need not be handed on (fetch pays for every signal).
+   */
+  attempt(ctx: RetryContext, cancellable: boolean): Promise<T>;
   /** Whether this call may be retried at all (fetch: the method and body allow it). @default true */
   retryable?: boolean;
   /** Classes a value as a failure; `undefined` when it is a result. @default every value is a result */
@@ -78,7 +81,7 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
         })
       : noop;
     try {
-      const pending = spec.attempt({ attempt, signal: attemptSignal });
+      const pending = spec.attempt({ attempt, signal: attemptSignal }, canAbort);
       const value = await (canAbort ? abortable(pending, attemptSignal) : pending);
       const failure = spec.failureOf?.(value);
       return failure ? { value, failure } : { value };

@@ -6,10 +6,20 @@ import type { RequestFactory } from '../core/request.js';
  * it, so a gate in front of every send (an origin's cooldown, a rate
  * limiter) belongs here.
  */
-export function sendAttempt(fetchImpl: typeof fetch, request: RequestFactory, signal: AbortSignal, cooldown?: RetryCooldown): Promise<Response> {
-  if (!cooldown) return fetchImpl(...request.args(null, signal));
+export function sendAttempt(
+  fetchImpl: typeof fetch,
+  request: RequestFactory,
+  signal: AbortSignal,
+  cooldown?: RetryCooldown,
+  cancellable = true,
+): Promise<Response> {
+  // A signal that can never abort is not handed to fetch, which pays for
+  // every signal it is given (about a quarter more CPU per request in Node).
+  const fetchSignal = cancellable ? signal : undefined;
+  // Called detached: browsers and workerd refuse a fetch whose `this` is not the global.
+  if (!cooldown) return fetchImpl(...request.args(null, fetchSignal));
   const send = async (): Promise<Response> => {
-    const response = await fetchImpl(...request.args(null, signal));
+    const response = await fetchImpl(...request.args(null, fetchSignal));
     cooldown.note(response, request.url);
     return response;
   };
