@@ -14,7 +14,7 @@ export default tseslint.config(
   },
   {
     // The core runs everywhere: no Node built-ins, no process.env.
-    files: ['src/core/**', 'src/backoff/**', 'src/env/**', 'src/errors/**', 'src/http/**', 'src/retry/**', 'src/index.ts'],
+    files: ['src/core/**', 'src/backoff/**', 'src/env/**', 'src/errors/**', 'src/http/**', 'src/retry/**', 'src/cooperate/**', 'src/index.ts'],
     rules: {
       // and nothing of React: it is a peer dependency of `pollite/react` only.
       'no-restricted-imports': ['error', { patterns: ['node:*', 'react', 'react/*', 'react-dom', 'react-dom/*'] }],
