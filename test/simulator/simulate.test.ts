@@ -72,7 +72,7 @@ describe('simulate: tiny scenarios worked out by hand', () => {
 });
 
 describe('simulate: repeatable', () => {
-  const options: SimulateOptions = { clients: 40, scenario: 'outage', duration: 20_000, interval: 1000, seed: 42 };
+  const options: SimulateOptions = { clients: 15, scenario: 'outage', duration: 15_000, interval: 1000, seed: 42 };
 
   it('gives identical results for the same seed', async () => {
     const [a, b] = [await simulate(options), await simulate(options)];
