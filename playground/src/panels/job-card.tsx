@@ -67,7 +67,7 @@ export function JobCard({ api, id, interval, onRemove }: JobCardProps) {
         </div>
       </dl>
       <p className="job-line" data-testid="job-line">
-        {status === 'polling' && countdown !== undefined && <>Waiting after a failure: next try in {countdown}</>}
+        {status === 'polling' && countdown !== undefined && <>Waiting: next try in {countdown}</>}
         {status === 'polling' && countdown === undefined && <>Polling every {interval / 1000} s, one request at a time</>}
         {status === 'done' && <>Finished: polling stopped</>}
         {status === 'idle' && <>Stopped</>}

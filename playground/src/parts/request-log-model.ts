@@ -17,6 +17,8 @@ export interface LogRow {
   wait?: number;
   /** Why that wait. */
   why?: string;
+  /** `why`, short enough for the log's last column. */
+  note?: string;
 }
 
 const KEEP = 80;
@@ -55,14 +57,15 @@ export function appendEvent(rows: LogRow[], event: PollEvent, now: number): LogR
       return patchLast(rows, { kind, result: String(event.status), ms: event.ms });
     }
     case 'wait':
-      return patchLast(rows, { wait: event.delay, why: 'interval' });
+      return patchLast(rows, { wait: event.delay, why: 'interval', note: 'interval' });
     case 'retry': {
       const why =
         event.retryAfter !== null
           ? `Retry-After ${formatMs(event.retryAfter)} honoured`
           : `backoff after failure ${event.attempt}`;
+      const note = event.retryAfter !== null ? `Retry-After ${formatMs(event.retryAfter)}` : `backoff #${event.attempt}`;
       const noAnswer = event.reason === 'network' ? 'network error' : event.reason === 'timeout' ? 'timed out' : undefined;
-      return patchLast(rows, { kind: 'failure', wait: event.delay, why, ...(noAnswer ? { result: noAnswer } : {}) });
+      return patchLast(rows, { kind: 'failure', wait: event.delay, why, note, ...(noAnswer ? { result: noAnswer } : {}) });
     }
     case 'pause':
       return [...rows, { n: 0, kind: 'paused' as const, at: now, why: PAUSED[event.reason] ?? 'paused' }].slice(-KEEP);
@@ -73,7 +76,7 @@ export function appendEvent(rows: LogRow[], event: PollEvent, now: number): LogR
     case 'cooldown':
       return [
         ...rows,
-        { n: 0, kind: 'cooldown' as const, at: now, wait: event.delay, why: `origin cooling down: another request got Retry-After, waiting ${formatMs(event.delay)}` },
+        { n: 0, kind: 'cooldown' as const, at: now, wait: event.delay, why: `cooldown ${formatMs(event.delay)}: the origin sent Retry-After` },
       ].slice(-KEEP);
     default:
       return rows;

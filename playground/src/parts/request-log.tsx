@@ -36,12 +36,12 @@ export function RequestLog({ rows }: { rows: LogRow[] }) {
               <span className="log-ms">{row.ms === undefined ? '' : formatMs(row.ms)}</span>
               <span className="log-why" title={row.why}>
                 {row.wait === undefined ? '' : `→ ${formatMs(row.wait)}`}
-                {row.why ? <em> · {row.why}</em> : null}
+                {row.note ?? row.why ? <em> {row.note ?? row.why}</em> : null}
               </span>
             </>
           ) : (
             <span className="log-why log-wide">
-              {row.kind === 'paused' ? '⏸' : row.kind === 'cooldown' ? '⧗' : '▶'} {row.why}
+              {row.why}
             </span>
           )}
         </li>
