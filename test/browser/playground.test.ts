@@ -189,4 +189,19 @@ describe.skipIf(!hasChromium())('the playground in Chromium', () => {
     await waitFor(async () => (await page!.$('[data-testid=retry-data]')) !== null, 'the snapshot');
     expect(await page!.textContent('[data-testid=retry-data]')).toMatch(/^Job #\d+ is (queued|running) \(\d+%\)$/);
   });
+
+  it('Try now skips the wait in progress of useFetchWithRetry', async () => {
+    await open('jobs=600000&interval=1000&backoff=5000');
+    await waitFor(async () => !(await page!.isDisabled('[data-testid=retry-fetch]')), 'the snapshot job');
+    await page!.click('[data-testid=outage-plain]');
+    await waitFor(async () => (await page!.textContent('[data-testid=api-health]')) === 'API misbehaving', 'the switch');
+    await page!.click('[data-testid=retry-fetch]');
+    await waitFor(async () => (await page!.$('[data-testid=retry-countdown]')) !== null, 'the first wait');
+    expect(await page!.textContent('[data-testid=retry-attempt]')).toBe('Attempt 1 of 4 failed');
+    expect(await page!.textContent('[data-testid=retry-countdown]')).toMatch(/^Next try in [56] s$/);
+    await page!.click('[data-testid=retry-now]');
+    // The backoff would wait 5 to 6.25 s; skipped, the second attempt fails well within 2.5 s.
+    await waitFor(async () => (await page!.textContent('[data-testid=retry-attempt]')) === 'Attempt 2 of 4 failed', 'attempt 2', 2500);
+    expect(await page!.textContent('[data-testid=retry-countdown]')).toMatch(/^Next try in (1[0-3]|9) s$/);
+  });
 });
