@@ -71,6 +71,7 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
   return runRetryLoop<Response>(
     {
       attempt: ({ signal }, cancellable) => sendAttempt(o.fetch, request, signal, cooldown, cancellable),
+      ...(cooldown ? { gate: (signal: AbortSignal) => cooldown.wait(signal, request.url) } : {}),
       retryable: mayRetry(o, method, key !== null, fetchInit),
       failureOf: (response) =>
         o.statusCodes.includes(response.status)

@@ -28,6 +28,11 @@ export interface RetryLoopSpec<T> {
   failureOf?(value: T): FailedValue | undefined;
   /** Frees a failed value before retrying (fetch: cancels the body). */
   discard?(value: T): void;
+  /**
+   * Waits before an attempt (the origin's cooldown), outside the attempt's
+   * `attemptTimeout`: waiting is not trying, so it never costs a retry.
+   */
+  gate?(signal: AbortSignal): Promise<void> | undefined;
 }
 
 type AttemptResult<T> = { value: T; failure?: FailedValue } | { error: unknown; failure: FailedValue };
@@ -71,6 +76,8 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
   // raced against the signal only when something can abort it.
   const canAbort = o.signals.length > 0 || o.timeout !== undefined || o.attemptTimeout !== undefined;
   const runAttempt = async (attempt: number): Promise<AttemptResult<T>> => {
+    const gated = spec.gate?.(signal);
+    if (gated) await gated;
     const child = o.attemptTimeout === undefined ? undefined : linkedController(signal);
     const attemptSignal = child ? child.controller.signal : signal;
     let timedOut = false;

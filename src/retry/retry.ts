@@ -40,7 +40,6 @@ export async function retry<T>(fn: (ctx: RetryContext) => Promise<T>, options?: 
   const cooldown = o.cooldown ? retryCooldown(o.env, o.maxRetryAfter) : undefined;
   const attempt = cooldown
     ? async (ctx: RetryContext): Promise<T> => {
-        await cooldown.wait(ctx.signal);
         try {
           return await fn(ctx);
         } catch (error) {
@@ -49,5 +48,5 @@ export async function retry<T>(fn: (ctx: RetryContext) => Promise<T>, options?: 
         }
       }
     : async (ctx: RetryContext): Promise<T> => fn(ctx);
-  return runRetryLoop({ attempt }, o, policy);
+  return runRetryLoop({ attempt, ...(cooldown ? { gate: (signal: AbortSignal) => cooldown.wait(signal) } : {}) }, o, policy);
 }

@@ -18,11 +18,9 @@ export function sendAttempt(
   const fetchSignal = cancellable ? signal : undefined;
   // Called detached: browsers and workerd refuse a fetch whose `this` is not the global.
   if (!cooldown) return fetchImpl(...request.args(null, fetchSignal));
-  const send = async (): Promise<Response> => {
-    const response = await fetchImpl(...request.args(null, fetchSignal));
+  // The cooldown's wait comes before the attempt (the loop's `gate`); here it only learns from the answer.
+  return fetchImpl(...request.args(null, fetchSignal)).then((response) => {
     cooldown.note(response, request.url);
     return response;
-  };
-  const waiting = cooldown.wait(signal, request.url);
-  return waiting ? waiting.then(send) : send();
+  });
 }

@@ -12,6 +12,8 @@ import { countingController, flush, runVirtual, T0, VirtualClock, VirtualPage, v
 // at once, and nothing is left behind.
 
 const MAX_RETRY_AFTER = 300_000;
+// A fresh origin per case: origin cooldowns are realm-wide state.
+let caseNumber = 0;
 const unhandled = watchUnhandled();
 afterAll(() => unhandled.stop());
 
@@ -57,7 +59,7 @@ describe('fetchWithRetry, model-based (virtual time, modelled server)', () => {
         const { controller, listeners } = countingController();
         const reason = new Error('aborted by the test');
         if (options.abortAt !== undefined) clock.add(() => controller.abort(reason), options.abortAt, 'world');
-        const run = fetchWithRetry(`http://fwr.test/orders`, {
+        const run = fetchWithRetry(`http://fwr-${caseNumber++}.test/orders`, {
           signal: controller.signal,
           retry: {
             fetch: server.fetch,
@@ -148,6 +150,7 @@ describe('retry, model-based (virtual time, scripted attempts)', () => {
         const { controller, listeners } = countingController();
         const reason = new Error('aborted by the test');
         if (options.abortAt !== undefined) clock.add(() => controller.abort(reason), options.abortAt, 'world');
+        caseNumber += 1;
         const calls: Array<{ at: number; endedAt?: number; step: Step; retryAfterMs: number | null }> = [];
         let inFlight = 0;
         let maxInFlight = 0;
@@ -160,27 +163,27 @@ describe('retry, model-based (virtual time, scripted attempts)', () => {
             inFlight += 1;
             maxInFlight = Math.max(maxInFlight, inFlight);
             return new Promise<string>((resolve, reject) => {
-              let timer: number | undefined;
+              const timers: number[] = [];
               const end = (): void => {
                 inFlight -= 1;
                 call.endedAt = clock.now;
                 signal.removeEventListener('abort', onAbort);
               };
               const onAbort = (): void => {
-                clock.clear(timer);
+                for (const timer of timers) clock.clear(timer);
                 end();
                 reject(signal.reason);
               };
               signal.addEventListener('abort', onAbort, { once: true });
               if (step.kind === 'hang') return;
-              timer = clock.add(
+              timers.push(clock.add(
                 () => {
                   end();
                   if (step.kind === 'ok') return resolve(`value ${calls.length - 1}`);
                   let error: unknown;
                   if (step.kind === 'network') error = new TypeError('fetch failed');
                   else if (step.kind === 'bug') error = new RangeError('a bug, never retried');
-                  else {
+                  else if (step.kind === 'http') {
                     const form = step.retryAfter;
                     let header: string | null = null;
                     if (form.form === 'seconds') [header, call.retryAfterMs] = [String(form.seconds), form.seconds * 1000];
@@ -189,14 +192,14 @@ describe('retry, model-based (virtual time, scripted attempts)', () => {
                       const at = Math.floor(clock.now / 1000) * 1000 + form.offsetSeconds * 1000;
                       [header, call.retryAfterMs] = [new Date(at).toUTCString(), Math.max(0, at - clock.now)];
                     }
-                    error = new HttpError(new Response(null, { status: step.status, headers: header === null ? {} : { 'retry-after': header } }), 'http://retry.test/');
+                    error = new HttpError(new Response(null, { status: step.status, headers: header === null ? {} : { 'retry-after': header } }), `http://retry-${caseNumber}.test/`);
                   }
                   errors.push(error);
                   reject(error);
                 },
                 step.latency,
                 'world',
-              );
+              ));
             });
           },
           {
