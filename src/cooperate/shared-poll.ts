@@ -84,7 +84,7 @@ export function sharedPoll<T>(input: string | URL | Request, o: NormalizedPollOp
   const loop: SharedLoop = running ?? { callers: new Set(), stop: new AbortController() };
   const onEmpty = (): void => {
     if (loops.get(key) === loop) loops.delete(key);
-    loop.stop.abort(new DOMException('Every caller of the shared poll has left', 'AbortError'));
+    loop.stop.abort();
   };
   const joined = join(loop, o, onEmpty);
   if (running) return joined;

@@ -104,7 +104,7 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnT
   const unsubscribe = share.pauseWhenHidden
     ? env.visibility.subscribe(() => {
         if (!hidden()) return compete();
-        bid?.abort(new DOMException('The tab was hidden', 'AbortError'));
+        bid?.abort();
         bid = undefined;
       })
     : () => undefined;

@@ -19,12 +19,12 @@ const noop = (): void => undefined;
 type PauseReason = 'hidden' | 'offline' | 'blurred';
 type WakeReason = 'visible' | 'online' | 'focus';
 
-const sameData = (text: string | undefined, data: unknown): [boolean, string | undefined] => {
+/** A body's JSON, to tell an unchanged answer; undefined (always "changed") when it has none. */
+const snapshot = (data: unknown): string | undefined => {
   try {
-    const next = JSON.stringify(data);
-    return [next === text, next];
+    return JSON.stringify(data);
   } catch {
-    return [false, undefined];
+    return undefined;
   }
 };
 
@@ -43,24 +43,18 @@ export async function pollLoop<T>(
   const { env, pace } = o;
   const emit = o.onEvent ?? noop;
   const cooldown = o.cooldown ? originCooldown(request.url) : undefined;
-  const sources = { hidden: env.visibility, offline: env.online, blurred: env.focus };
-  const paused = (reason: PauseReason): boolean =>
-    reason === 'hidden' ? o.pauseWhenHidden && env.visibility.hidden()
-    : reason === 'offline' ? o.pauseWhenOffline && env.online.offline()
-    : o.pauseWhenBlurred && env.focus.blurred();
-  const pauseReason = (): PauseReason | undefined =>
-    (['hidden', 'offline', 'blurred'] as const).find(paused);
-  const wake = (reason: WakeReason, pause: PauseReason): WakeSource<WakeReason> => ({
-    reason,
-    subscribe: (listener) => sources[pause].subscribe(listener),
-    ready: () => !paused(pause),
-  });
+  // Each pause: whether it is on, the source that ends it, and the wake it gives an interval wait.
+  const pauses = {
+    hidden: [o.pauseWhenHidden, env.visibility, () => env.visibility.hidden(), 'visible'],
+    offline: [o.pauseWhenOffline, env.online, () => env.online.offline(), 'online'],
+    blurred: [o.pauseWhenBlurred, env.focus, () => env.focus.blurred(), 'focus'],
+  } as const;
+  const paused = (reason: PauseReason): boolean => pauses[reason][0] && pauses[reason][2]();
+  const pauseReason = (): PauseReason | undefined => (Object.keys(pauses) as PauseReason[]).find(paused);
   // Interval waits end early when the page comes back (Retry-After and cooldown waits never do).
-  const intervalWakes = [
-    ...(o.pauseWhenHidden ? [wake('visible', 'hidden')] : []),
-    ...(o.pauseWhenOffline ? [wake('online', 'offline')] : []),
-    ...(o.pauseWhenBlurred ? [wake('focus', 'blurred')] : []),
-  ];
+  const intervalWakes = (Object.keys(pauses) as PauseReason[])
+    .filter((reason) => pauses[reason][0])
+    .map((reason): WakeSource<WakeReason> => ({ reason: pauses[reason][3], subscribe: (listener) => pauses[reason][1].subscribe(listener), ready: () => !paused(reason) }));
   const networkWakes = intervalWakes.filter((source) => source.reason === 'online');
   let state = pace && startPace(pace);
   let lastText: string | undefined;
@@ -82,7 +76,7 @@ export async function pollLoop<T>(
       while (reason) {
         const current = reason;
         emit({ type: 'pause', reason: current });
-        await whenVisibleIn({ hidden: () => paused(current), subscribe: sources[current].subscribe }, signal);
+        await whenVisibleIn({ hidden: () => paused(current), subscribe: (listener) => pauses[current][1].subscribe(listener) }, signal);
         reason = pauseReason();
       }
       emit({ type: 'resume' });
@@ -142,8 +136,8 @@ export async function pollLoop<T>(
             o.onUpdate?.(data as T);
             if (o.isDone(data as T)) return data as T;
             if (pace) {
-              const [same, text] = sameData(lastText, data);
-              signalled = same ? 'unchanged' : 'changed';
+              const text = snapshot(data);
+              signalled = text !== undefined && text === lastText ? 'unchanged' : 'changed';
               lastText = text;
             }
           }
