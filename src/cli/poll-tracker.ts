@@ -58,8 +58,11 @@ export function pollTracker({ paths, verbose, now }: PollTrackerOptions) {
       case 'wait':
         if (verbose) display.log(`  next request in ${formatDelay(event.delay)}`);
         break;
-      case 'pause':
-      case 'resume':
+      case 'cooldown':
+        display.answer({ text: `origin cooling down - next request in ${formatDelay(event.delay)} (Retry-After)`, tone: 'retry' });
+        break;
+      default:
+        // pause, resume, wake, share: browser and multi-poller states a shell never sees.
         break;
     }
   };
