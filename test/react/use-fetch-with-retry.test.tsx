@@ -223,4 +223,13 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
     expect(result.current.data).toBe(50);
     expect(server.requests).toHaveLength(1);
   });
+
+  it('reports a bad option as an error naming it, sending nothing', async () => {
+    server = await startServer(scripted([answer(200, {})]));
+    const { result } = renderHook(() => useFetchWithRetry(server!.url, { retries: -1 }));
+    await until(() => !result.current.loading);
+    expect(result.current.error).toBeInstanceOf(TypeError);
+    expect((result.current.error as Error).message).toMatch(/`retries`/);
+    expect(server.requests).toHaveLength(0);
+  });
 });

@@ -152,6 +152,18 @@ describe('usePoll against a real server, in fake time', () => {
     expect(server.requests.map((r) => r.headers['x-label'])).toEqual(['a', 'a']);
   });
 
+  it('treats a new URL object with the same href as the same url', async () => {
+    server = await startServer(scripted([answer(200, { status: 'running' }), answer(200, { status: 'done' })]));
+    const { result, rerender } = renderHook(({ url }: { url: URL }) => usePoll<Job>(url, { isDone, interval: 1000 }), {
+      initialProps: { url: new URL(`${server.url}/jobs/1`) },
+    });
+    await until(() => result.current.data?.status === 'running');
+    rerender({ url: new URL(`${server!.url}/jobs/1`) });
+    await settle();
+    expect(server.requests).toHaveLength(1);
+    expect(result.current.data).toEqual({ status: 'running' });
+  });
+
   it('aborts the old poller when the url changes and polls the new one from scratch', async () => {
     const aborted: SeenRequest[] = [];
     server = await startServer((req, res, seen) => {
