@@ -232,4 +232,16 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
     expect((result.current.error as Error).message).toMatch(/`retries`/);
     expect(server.requests).toHaveLength(0);
   });
+
+  it('retryNow() keeps the total deadline: a skipped wait does not buy more time', async () => {
+    server = await startServer(scripted([answer(503)]));
+    const { result } = renderHook(() => useFetchWithRetry(server!.url, { backoff: (n) => n * 2000, timeout: 5000 }));
+    await until(() => result.current.attempt === 1);
+    await advance(1500);
+    act(() => result.current.retryNow());
+    // 1500 ms spent: 3500 ms left, and the second retry would wait 4000 ms.
+    await until(() => !result.current.loading);
+    expect((result.current.error as DOMException).name).toBe('TimeoutError');
+    expect(server.requests).toHaveLength(2);
+  });
 });
