@@ -6,7 +6,7 @@ import { originCooldown, type OriginCooldown } from './origin-cooldown.js';
 /** What `retry` and `fetchWithRetry` need to take part in the origin cooldown. */
 export interface RetryCooldown {
   /** Waits out the cooldown of the origin (of `url`, or of the last answer seen); undefined when clear. */
-  wait(signal: AbortSignal, url?: string): Promise<void> | undefined;
+  wait(signal: AbortSignal | undefined, url?: string): Promise<void> | undefined;
   /** Records an answer: a 429 or 503 with Retry-After cools its origin for every pollite request. */
   note(response: { status: number; headers: { get(name: string): string | null } }, url: string | undefined): void;
   /** Records a failure of `retry`'s `fn`: an error carrying a response and a URL (an `HttpError`) counts as that answer. */

@@ -70,8 +70,10 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
   const cooldown = o.cooldown ? retryCooldown(o.env, o.maxRetryAfter) : undefined;
   return runRetryLoop<Response>(
     {
-      attempt: ({ signal }, cancellable) => sendAttempt(o.fetch, request, signal, cooldown, cancellable),
-      ...(cooldown ? { gate: (signal: AbortSignal) => cooldown.wait(signal, request.url) } : {}),
+      // A signal that can never abort is not handed to fetch, which pays for
+      // every signal it is given (about a quarter more CPU per request in Node).
+      attempt: (ctx, cancellable) => sendAttempt(o.fetch, request, cancellable ? ctx.signal : undefined, cooldown),
+      ...(cooldown ? { gate: (signal: AbortSignal | undefined) => cooldown.wait(signal, request.url) } : {}),
       retryable: mayRetry(o, method, key !== null, fetchInit),
       failureOf: (response) =>
         o.statusCodes.includes(response.status)

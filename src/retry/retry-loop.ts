@@ -32,7 +32,7 @@ export interface RetryLoopSpec<T> {
    * Waits before an attempt (the origin's cooldown), outside the attempt's
    * `attemptTimeout`: waiting is not trying, so it never costs a retry.
    */
-  gate?(signal: AbortSignal): Promise<void> | undefined;
+  gate?(signal: AbortSignal | undefined): Promise<void> | undefined;
 }
 
 type AttemptResult<T> = { value: T; failure?: FailedValue } | { error: unknown; failure: FailedValue };
@@ -59,8 +59,14 @@ function errorOutcome(error: unknown, timedOut: boolean): FailureOutcome {
 export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetryOptions, policy: RetryPolicy): Promise<T> {
   const aborted = o.signals.find((signal) => signal.aborted);
   if (aborted) throw aborted.reason;
-  const loop = linkSignals(o.signals);
-  const signal = loop.controller.signal;
+  // AbortSignals are costly in Node (creating one and collecting it cost more
+  // than the rest of a call; a listener on a fresh one, tens of µs). So the
+  // loop has a signal only when something can abort it; an attempt gets its
+  // own controller only when it has its own timeout, is raced against the
+  // signal only when that can abort, and `fn` gets one only if it reads it.
+  const canAbort = o.signals.length > 0 || o.timeout !== undefined || o.attemptTimeout !== undefined;
+  const loop = canAbort ? linkSignals(o.signals) : undefined;
+  const signal = loop?.controller.signal;
   const { env } = o;
   let lastError: unknown;
   const deadline = o.timeout === undefined ? Infinity : env.now() + o.timeout;
@@ -68,17 +74,24 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
     o.timeout === undefined
       ? noop
       : startTimer(env, o.timeout, () =>
-          loop.controller.abort(timeoutError(`Retrying timed out after ${o.timeout} ms`, lastError)),
+          loop!.controller.abort(timeoutError(`Retrying timed out after ${o.timeout} ms`, lastError)),
         );
+  let idle: AbortController | undefined;
+  const context = (attempt: number, attemptSignal: AbortSignal | undefined): RetryContext =>
+    attemptSignal
+      ? { attempt, signal: attemptSignal }
+      : {
+          attempt,
+          // Nothing can abort this call: a signal that never aborts, made only if `fn` asks.
+          get signal() {
+            return (idle ??= new AbortController()).signal;
+          },
+        };
 
-  // Listeners on fresh AbortSignals are costly in Node (tens of µs), so an
-  // attempt gets its own controller only when it has its own timeout, and is
-  // raced against the signal only when something can abort it.
-  const canAbort = o.signals.length > 0 || o.timeout !== undefined || o.attemptTimeout !== undefined;
   const runAttempt = async (attempt: number): Promise<AttemptResult<T>> => {
     const gated = spec.gate?.(signal);
     if (gated) await gated;
-    const child = o.attemptTimeout === undefined ? undefined : linkedController(signal);
+    const child = o.attemptTimeout === undefined ? undefined : linkedController(signal!);
     const attemptSignal = child ? child.controller.signal : signal;
     let timedOut = false;
     const stopAttemptTimer = child
@@ -88,13 +101,13 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
         })
       : noop;
     try {
-      const pending = spec.attempt({ attempt, signal: attemptSignal }, canAbort);
-      const value = await (canAbort ? abortable(pending, attemptSignal) : pending);
+      const pending = spec.attempt(context(attempt, attemptSignal), canAbort);
+      const value = await (attemptSignal ? abortable(pending, attemptSignal) : pending);
       const failure = spec.failureOf?.(value);
       return failure ? { value, failure } : { value };
     } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      const reported = timedOut ? attemptSignal.reason : error;
+      if (signal?.aborted) throw signal.reason;
+      const reported = timedOut ? attemptSignal!.reason : error;
       return { error: reported, failure: { error: reported, outcome: errorOutcome(reported, timedOut) } };
     } finally {
       stopAttemptTimer();
@@ -122,7 +135,7 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
       const wanted =
         spec.retryable !== false &&
         (failure.outcome.type === 'timeout' || (await o.shouldRetry(failure.error, { attempt })));
-      if (signal.aborted) throw signal.reason;
+      if (signal?.aborted) throw signal.reason;
       if (!wanted) {
         // Ending in anything but a retryable failure counts as a success.
         if (spec.retryable !== false) o.budget?.refund();
@@ -141,6 +154,6 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
     }
   } finally {
     stopDeadline();
-    loop.release();
+    loop?.release();
   }
 }

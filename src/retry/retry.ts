@@ -48,5 +48,5 @@ export async function retry<T>(fn: (ctx: RetryContext) => Promise<T>, options?: 
         }
       }
     : async (ctx: RetryContext): Promise<T> => fn(ctx);
-  return runRetryLoop({ attempt, ...(cooldown ? { gate: (signal: AbortSignal) => cooldown.wait(signal) } : {}) }, o, policy);
+  return runRetryLoop({ attempt, ...(cooldown ? { gate: (signal: AbortSignal | undefined) => cooldown.wait(signal) } : {}) }, o, policy);
 }

@@ -325,6 +325,19 @@ describe('fetchWithRetry options', () => {
     await expect(fetchWithRetry('http://127.0.0.1:9/', { signal: {} as AbortSignal })).rejects.toThrow('Expected `signal` to be an AbortSignal');
   });
 
+  it('hands fetch a signal only when something can abort the call', async () => {
+    server = await startServer(scripted([ok]));
+    const signals: Array<AbortSignal | null | undefined> = [];
+    const spy = (input: RequestInfo | URL, init?: RequestInit) => {
+      signals.push(init?.signal);
+      return fetch(input, init);
+    };
+    await fetchWithRetry(server.url, { retry: { fetch: spy } });
+    await fetchWithRetry(server.url, { retry: { fetch: spy, timeout: 60_000 } });
+    await fetchWithRetry(server.url, { signal: new AbortController().signal, retry: { fetch: spy } });
+    expect(signals.map((signal) => signal instanceof AbortSignal)).toEqual([false, true, true]);
+  });
+
   it('uses the global fetch looked up at call time', async () => {
     server = await startServer(scripted([ok]));
     const original = globalThis.fetch;

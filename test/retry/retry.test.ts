@@ -117,6 +117,20 @@ describe('retry', () => {
   });
 });
 
+describe('retry context', () => {
+  it('hands fn a live AbortSignal even when nothing can abort the call', async () => {
+    const seen: AbortSignal[] = [];
+    const { fn } = failing([networkError()]);
+    await retry(async (ctx) => {
+      seen.push(ctx.signal);
+      return fn(ctx);
+    }, { env: recordingEnv().env });
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBeInstanceOf(AbortSignal);
+    expect(seen.every((signal) => !signal.aborted)).toBe(true);
+  });
+});
+
 describe('retry deadline', () => {
   it('does not start a wait that would end after the deadline: TimeoutError with the last error as cause', async () => {
     vi.useFakeTimers();
