@@ -15,6 +15,7 @@ export class HttpError extends PolliteError {
 
   constructor(response: Response, url = response.url) {
     super(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} from ${url}`);
+    this.name = 'HttpError';
     this.status = response.status;
     this.url = url;
     this.response = response;

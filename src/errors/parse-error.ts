@@ -12,6 +12,7 @@ export class ParseError extends PolliteError {
   constructor(response: Response, url: string, cause: unknown) {
     const contentType = response.headers.get('content-type');
     super(`Could not parse the HTTP ${response.status} body from ${url} (${contentType ?? 'no content type'})`, { cause });
+    this.name = 'ParseError';
     this.url = url;
     this.status = response.status;
     this.contentType = contentType;

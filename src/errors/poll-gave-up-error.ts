@@ -9,6 +9,7 @@ export class PollGaveUpError extends PolliteError {
 
   constructor(attempts: number, status: number | undefined, cause: unknown) {
     super(`Polling gave up after ${attempts} consecutive failures${status ? ` (last: HTTP ${status})` : ''}`, { cause });
+    this.name = 'PollGaveUpError';
     this.attempts = attempts;
     this.status = status;
   }

@@ -1,8 +1,12 @@
-/** Base class of every error pollite creates on purpose. */
+/**
+ * Base class of every error pollite creates on purpose. Each subclass sets
+ * its `name` as a literal: minifiers rename classes, and the realm-safe
+ * guards (`isHttpError`...) and `isRetryableError` rely on the name.
+ */
 export class PolliteError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.name;
+    this.name = 'PolliteError';
   }
 }
 
