@@ -20,10 +20,6 @@ export async function buildPlayground(outDir = DEFAULT_OUT_DIR): Promise<void> {
       outDir,
       emptyOutDir: true,
       reportCompressedSize: false,
-      // PolliteError names each error after `new.target.name`, which a minifier renames
-      // (HttpError becomes "O"): isHttpError then fails and fetchWithRetry stops retrying
-      // 5xx. Kept until the error classes name themselves explicitly (reported).
-      rolldownOptions: { output: { keepNames: true } },
     },
   });
 }
