@@ -5,9 +5,12 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { awsOccStudy } from '../dist/simulator/index.js';
-import { renderChart } from '../dist/simulator/chart.js';
-import { occPanels, occTable } from '../dist/simulator/report.js';
+import { snapshotDist } from './dist-snapshot.mjs';
+
+const fromDist = snapshotDist();
+const { awsOccStudy } = await import(fromDist('simulator/index.js'));
+const { renderChart } = await import(fromDist('simulator/chart.js'));
+const { occPanels, occTable } = await import(fromDist('simulator/report.js'));
 
 const docs = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs');
 const runs = Number(process.env.AWS_RUNS ?? 100);

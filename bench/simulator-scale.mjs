@@ -4,7 +4,9 @@
 // Prints wall and CPU time, requests simulated per CPU second, and memory.
 //   SIM_CLIENTS (100000), SIM_INTERVAL ms (30000), SIM_STRATEGIES (pollite),
 //   SIM_SCENARIO (outage), SIM_DURATION ms (300000)
-import { simulate } from '../dist/simulator/index.js';
+import { snapshotDist } from './dist-snapshot.mjs';
+
+const { simulate } = await import(snapshotDist()('simulator/index.js'));
 
 const clients = Number(process.env.SIM_CLIENTS ?? 100_000);
 const interval = Number(process.env.SIM_INTERVAL ?? 30_000);

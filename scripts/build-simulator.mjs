@@ -6,10 +6,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// `node scripts/build-simulator.mjs [dist dir]`: another copy of dist/ may be named.
+const out = resolve(process.argv[2] ?? join(root, 'dist'));
 
 await build({
   entryPoints: [join(root, 'src', 'simulator', 'chart.ts')],
-  outfile: join(root, 'dist', 'simulator', 'chart.js'),
+  outfile: join(out, 'simulator', 'chart.js'),
   bundle: true,
   platform: 'neutral',
   format: 'esm',

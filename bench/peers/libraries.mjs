@@ -7,7 +7,8 @@ import got from 'got';
 import ky from 'ky';
 import pRetry from 'p-retry';
 import { environmentManager, QueryClient, QueryObserver } from '@tanstack/query-core';
-import { poll } from '../../dist/index.js';
+// The build under test: a private snapshot of dist/ when run.mjs made one.
+const { poll } = await import(process.env.POLLITE_DIST ?? '../../dist/index.js');
 
 const INTERVAL = 1000;
 const isDone = (job) => job?.status === 'done';

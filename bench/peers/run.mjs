@@ -10,11 +10,15 @@ import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderChart } from '../../dist/simulator/chart.js';
-import { LABELS, LIBRARIES } from './libraries.mjs';
-import { bundleSizes } from './sizes.mjs';
+import { snapshotDist } from '../dist-snapshot.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
+// Others may rebuild dist/ while this runs: every process here uses a private copy.
+const fromDist = snapshotDist();
+process.env.POLLITE_DIST = fromDist('index.js');
+const { renderChart } = await import(fromDist('simulator/chart.js'));
+const { LABELS, LIBRARIES } = await import('./libraries.mjs');
+const { bundleSizes } = await import('./sizes.mjs');
 const docs = join(here, '..', '..', 'docs');
 const CLIENTS = Number(process.env.PEERS_CLIENTS ?? 100);
 const SPEED = Number(process.env.PEERS_SPEED ?? 1);

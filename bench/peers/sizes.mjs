@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dist = (path) => JSON.stringify(join(root, 'dist', path));
+const distDir = process.env.POLLITE_DIST ? dirname(fileURLToPath(process.env.POLLITE_DIST)) : join(root, 'dist');
+const dist = (path) => JSON.stringify(join(distDir, path));
 
 const CASES = [
   ["import { poll } from 'pollite'", `import { poll } from ${dist('index.js')}; globalThis.x = poll;`],
