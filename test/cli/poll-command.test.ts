@@ -1,13 +1,17 @@
 import { existsSync } from 'node:fs';
-import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scripted, sendJson, startServer as startRawServer, type Handler, type TestServer } from '../helpers/server.js';
-import { CONTROL_CHARACTERS, ensureBin, runCli } from './helpers/run-cli.js';
+import { CONTROL_CHARACTERS, ensureBin, runCli, type CliRun } from './helpers/run-cli.js';
 
 // Each test has its own server and child process, so they run side by side.
+// Servers close when the file ends: the global onTestFinished cannot tell
+// concurrent tests apart, and closed one test's server when another finished.
+const servers = new Set<TestServer>();
 beforeAll(() => ensureBin());
+afterAll(() => Promise.all([...servers].map((server) => server.close())));
 const startServer = async (handler: Handler): Promise<TestServer> => {
   const server = await startRawServer(handler);
-  onTestFinished(() => server.close());
+  servers.add(server);
   return server;
 };
 
@@ -15,13 +19,16 @@ const json = (body: unknown, headers: Record<string, string> = {}) => (res: Para
 const status = (code: number, headers: Record<string, string> = {}) => (res: Parameters<typeof sendJson>[0]) => sendJson(res, code, { error: code }, headers);
 const serve = (...script: Parameters<typeof scripted>[0]): Promise<TestServer> => startServer(scripted(script));
 const lines = (text: string): string[] => text.trim().split('\n');
+/** The exit code, with what the bin printed when it is not the one expected. */
+const expectCode = (run: CliRun, code: number): void =>
+  expect(run.code, `exit ${run.code} (signal ${run.signal})\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`).toBe(code);
 
 // Generous limits: the bin is a real child process, and CI machines are shared.
 describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_000 }, () => {
   it('exits 0 when an --until value matches, after exactly the requests it needed', async () => {
     const s = await serve(json({ status: 'queued' }), json({ status: 'running' }), json({ status: 'failed' }));
     const run = await runCli([`${s.url}/jobs/1`, '--until', 'status=done,failed', '-i', '10ms']);
-    expect(run.code).toBe(0);
+    expectCode(run, 0);
     expect(s.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /jobs/1', 'GET /jobs/1', 'GET /jobs/1']);
     expect(lines(run.stdout).at(-1)).toMatch(new RegExp(`^done: ${s.url}/jobs/1 \\(status=done,failed\\) after \\d+\\.\\ds$`));
   });
@@ -29,7 +36,7 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
   it('accepts several --until conditions: any of them', async () => {
     const s = await serve(json({ status: 'running', progress: 40 }), json({ status: 'running', progress: 100 }));
     const run = await runCli([s.url, '-u', 'status=done', '-u', 'progress>=100', '-i', '10ms']);
-    expect(run.code).toBe(0);
+    expectCode(run, 0);
     expect(s.requests).toHaveLength(2);
     expect(run.stdout).toContain('(progress>=100)');
   });
@@ -37,7 +44,7 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
   it('exits 1 when --fail-when matches, even if --until would too', async () => {
     const s = await serve(json({ status: 'running' }), json({ status: 'failed', done: true }));
     const run = await runCli([s.url, '-u', 'done=true', '-f', 'status=failed,cancelled', '-i', '10ms']);
-    expect(run.code).toBe(1);
+    expectCode(run, 1);
     expect(s.requests).toHaveLength(2);
     expect(lines(run.stdout).at(-1)).toMatch(/^failed: .* \(--fail-when status=failed,cancelled\) after/);
   });
@@ -48,7 +55,7 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
       json({ items: [{ state: 'ready' }, { state: 'ready' }] }),
     );
     const run = await runCli([s.url, '--until', 'items.1.state=ready', '-i', '10ms']);
-    expect(run.code).toBe(0);
+    expectCode(run, 0);
     expect(s.requests).toHaveLength(2);
     expect(run.stdout).toContain('200 items.1.state="pending"');
   });
@@ -64,14 +71,14 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
       ]),
     );
     const run = await runCli([`${s.url}/health`, '--timeout', '10s', '-i', '10ms']);
-    expect(run.code).toBe(0);
+    expectCode(run, 0);
     expect(s.requests.map((r) => r.path)).toEqual(['/health', '/health']);
   });
 
   it('exits 2 at once on a status that is not retried', async () => {
     const s = await serve(status(404));
     const run = await runCli([s.url, '-u', 'status=done']);
-    expect(run.code).toBe(2);
+    expectCode(run, 2);
     expect(s.requests).toHaveLength(1);
     expect(run.stderr).toContain(`pollite: HTTP 404 Not Found from ${s.url}/`);
   });
@@ -79,7 +86,7 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
   it('exits 2 when it gives up after --max-attempts consecutive failures', async () => {
     const s = await serve(status(500));
     const run = await runCli([s.url, '-u', 'status=done', '--max-attempts', '0']);
-    expect(run.code).toBe(2);
+    expectCode(run, 2);
     expect(s.requests).toHaveLength(1);
     expect(run.stderr).toContain('gave up after 1 consecutive failures (last: HTTP 500)');
   });
@@ -89,7 +96,7 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
     const url = s.url;
     await s.close();
     const run = await runCli([url, '--max-attempts', '0']);
-    expect(run.code).toBe(2);
+    expectCode(run, 2);
     expect(run.stderr).toContain('ECONNREFUSED');
   });
 
@@ -99,14 +106,14 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
       res.end('<h1>hi</h1>');
     });
     const run = await runCli([s.url, '-u', 'status=done']);
-    expect(run.code).toBe(2);
+    expectCode(run, 2);
     expect(run.stderr).toContain('Could not parse the HTTP 200 body');
   });
 
   it('exits 124 when --timeout passes', async () => {
     const s = await serve(json({ status: 'running' }));
     const run = await runCli([s.url, '-u', 'status=done', '-i', '50ms', '-t', '1500ms']);
-    expect(run.code).toBe(124);
+    expectCode(run, 124);
     expect(run.ms).toBeGreaterThanOrEqual(1400);
     expect(run.stderr).toMatch(/^pollite: timed out: --timeout 1\.5 s passed \(or the next try would end after it\), after \d+\.\ds\n/);
   });
@@ -114,7 +121,7 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
   it('with --timeout and no --max-attempts, keeps retrying failures until the deadline (124, not 2)', async () => {
     const s = await serve(status(500));
     const run = await runCli([s.url, '-u', 'status=done', '-i', '10ms', '-t', '1500ms']);
-    expect(run.code).toBe(124);
+    expectCode(run, 124);
     expect(s.requests.length).toBeGreaterThanOrEqual(1);
   });
 });
@@ -124,7 +131,7 @@ describe.concurrent('pollite <url>: output', { timeout: 120_000 }, () => {
     const body = { status: 'done', result: { url: 'https://x.test/a', sizes: [1, 2] } };
     const s = await serve(json({ status: 'running' }), json(body));
     const run = await runCli([s.url, '-u', 'status=done', '-i', '10ms', '--json']);
-    expect(run.code).toBe(0);
+    expectCode(run, 0);
     expect(JSON.parse(run.stdout)).toEqual(body);
     expect(run.stderr).toContain('200 running');
     expect(run.stderr).toMatch(/pollite: 2 requests, 0 × 304, 0 retries, \d+ B received in \d+\.\ds/);
@@ -133,7 +140,7 @@ describe.concurrent('pollite <url>: output', { timeout: 120_000 }, () => {
   it('--json prints the body that matched --fail-when too', async () => {
     const s = await serve(json({ status: 'failed', reason: 'disk full' }));
     const run = await runCli([s.url, '-u', 'status=done', '-f', 'status=failed', '--json']);
-    expect(run.code).toBe(1);
+    expectCode(run, 1);
     expect(JSON.parse(run.stdout)).toEqual({ status: 'failed', reason: 'disk full' });
   });
 
@@ -145,7 +152,7 @@ describe.concurrent('pollite <url>: output', { timeout: 120_000 }, () => {
       else sendJson(res, 200, { status: 'running', progress: 45 }, { etag: '"a"' });
     });
     const run = await runCli([s.url, '-u', 'status=done', '-i', '10ms']);
-    expect(run.code).toBe(0);
+    expectCode(run, 0);
     expect(run.stdout + run.stderr).not.toMatch(CONTROL_CHARACTERS);
     const states = lines(run.stdout).map((line) => line.replace(/^\[\s*\d+\.\ds\] /, ''));
     expect(states).toEqual([
@@ -162,14 +169,14 @@ describe.concurrent('pollite <url>: output', { timeout: 120_000 }, () => {
   it('--no-etag never sends If-None-Match', async () => {
     const s = await serve(json({ status: 'running' }, { etag: '"a"' }), json({ status: 'running' }, { etag: '"a"' }), json({ status: 'done' }));
     const run = await runCli([s.url, '-u', 'status=done', '-i', '10ms', '--no-etag']);
-    expect(run.code).toBe(0);
+    expectCode(run, 0);
     expect(s.requests.map((r) => r.headers['if-none-match'])).toEqual([undefined, undefined, undefined]);
   });
 
   it('sends -H headers but never prints their values, even with --verbose', async () => {
     const s = await serve(json({ status: 'done' }));
     const run = await runCli([s.url, '-H', 'Authorization: Bearer s3cr3t-token', '-H', 'x-trace:abc123', '-v', '-u', 'status=done']);
-    expect(run.code).toBe(0);
+    expectCode(run, 0);
     expect(s.requests[0]!.headers.authorization).toBe('Bearer s3cr3t-token');
     expect(s.requests[0]!.headers['x-trace']).toBe('abc123');
     const output = run.stdout + run.stderr;
@@ -199,7 +206,7 @@ describe.concurrent('pollite <url>: usage errors', { timeout: 120_000 }, () => {
   ])('%j exits 64 with a one-line message and a hint, sending nothing', async (args, message) => {
     const s = await serve(json({ status: 'done' }));
     const run = await runCli([s.url, ...args]);
-    expect(run.code).toBe(64);
+    expectCode(run, 64);
     expect(run.stdout).toBe('');
     const [first, hint, ...rest] = run.stderr.split('\n');
     expect(first).toMatch(/^pollite: /);
@@ -232,10 +239,10 @@ describe.concurrent('pollite <url>: usage errors', { timeout: 120_000 }, () => {
   it('routes simulate to the simulator, or exits 64 with a clear message when it is not built', async () => {
     const run = await runCli(['simulate', '--help']);
     if (existsSync(new URL('../../dist/simulator/cli.js', import.meta.url))) {
-      expect(run.code).toBe(0);
+      expectCode(run, 0);
       expect(run.stdout).toContain('pollite simulate');
     } else {
-      expect(run.code).toBe(64);
+      expectCode(run, 64);
       expect(run.stderr).toContain("'simulate' is not available in this build");
     }
   });
