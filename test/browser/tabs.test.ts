@@ -81,7 +81,8 @@ describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium",
     const page = await chromium!.context.newPage();
     await page.goto(`${server.url}/`);
     await page.waitForFunction(() => 'pollite' in window);
-    await page.evaluate(([url, opts]) => {
+    const tab = chromium!.context.pages().length;
+    await page.evaluate(([url, opts, tabNumber]) => {
       const w = window as unknown as { pollite: typeof import('../../src/index.js'); log: TabLog; setHidden(hidden: boolean): void };
       w.log = { requests: 0, updates: [], events: [] };
       w.setHidden = (hidden) => {
@@ -92,6 +93,8 @@ describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium",
       void w.pollite
         .poll<{ status: string; n: number }>(url, {
           ...opts,
+          // The Referer tells the server which tab sent a request; it is not part of what makes polls the same.
+          init: { referrer: `/?tab=${tabNumber}` },
           isDone: (job) => job.status === 'done',
           onUpdate: (job) => w.log.updates.push(job.n),
           onEvent: (event) => {
@@ -106,7 +109,7 @@ describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium",
           (job) => (w.log.result = job.status),
           (error: unknown) => (w.log.result = `error: ${String(error)}`),
         );
-    }, [path, options] as const);
+    }, [path, options, tab] as const);
     return page;
   }
   const logOf = (page: Page): Promise<TabLog> => page.evaluate(() => (window as unknown as { log: TabLog }).log);
@@ -147,7 +150,9 @@ describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium",
     done = true;
     await waitFor(async () => (await logs(tabs)).every((log) => log.result === 'done'), 'every tab done');
     const after = await logs(tabs);
-    if (after.reduce((sum, log) => sum + log.requests, 0) !== jobRequests().length) console.log(JSON.stringify(after), JSON.stringify(jobRequests().map((r) => [r.at, r.headers.connection])));
+    // The server saw one tab: every request carries the leader's Referer.
+    expect(jobRequests()[0]!.headers.referer).toMatch(/\?tab=\d$/);
+    expect(new Set(jobRequests().map((r) => r.headers.referer))).toEqual(new Set([jobRequests()[0]!.headers.referer]));
     expect(after.reduce((sum, log) => sum + log.requests, 0)).toBe(jobRequests().length);
     const last = jobRequests().length;
     for (const log of after) expect(log.updates.at(-1)).toBe(last); // every tab saw the final answer
