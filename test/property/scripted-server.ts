@@ -11,6 +11,8 @@ export type RetryAfterForm =
 /** One scripted answer of the server, by request index. Latencies never tie with a requestTimeout (see below). */
 export type Answer =
   | { kind: 'running' | 'done'; etag: string | null; latency: number }
+  /** 200 headers (with an ETag) after `latency`, then a body that never finishes. */
+  | { kind: 'stalled-body'; etag: string; latency: number }
   | { kind: 'not-modified'; latency: number }
   | { kind: 'retryable'; status: number; retryAfter: RetryAfterForm; latency: number }
   | { kind: 'fatal'; status: number; latency: number }
@@ -56,6 +58,7 @@ export const answerArb: fc.Arbitrary<Answer> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('fatal' as const), status: fc.constantFrom(400, 401, 403, 404, 410, 422, 301), latency }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('drop' as const), latency }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('bad-json' as const), latency }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('stalled-body' as const), etag: fc.constantFrom('"stalled"', 'W/"s"'), latency }) },
 );
 
 /** After the script runs out, the server says done. */
@@ -151,13 +154,15 @@ function respond(answer: Answer, index: number, sent: SentRequest, now: number):
       return json(answer.status, '{"error":"no"}', answer.status === 301 ? { location: '/elsewhere' } : {});
     case 'bad-json':
       return json(200, '{"done": tru');
+    case 'stalled-body':
+      return new Response(new ReadableStream({ start: () => undefined }), { status: 200, headers: { 'content-type': 'application/json', etag: answer.etag } });
     case 'drop':
       throw new Error('unreachable');
   }
 }
 
 /** How `poll`'s spec classes an answer, given the options that matter. */
-export type Verdict = 'ok' | 'done' | 'paced' | 'counted' | 'fatal' | 'parse';
+export type Verdict = 'ok' | 'done' | 'paced' | 'counted' | 'fatal' | 'parse' | 'hang';
 
 export function verdict(answer: Answer, requestTimeout: number | undefined): Verdict {
   if (requestTimeout !== undefined && answer.latency > requestTimeout) return 'counted';
@@ -175,6 +180,9 @@ export function verdict(answer: Answer, requestTimeout: number | undefined): Ver
       return 'counted';
     case 'bad-json':
       return 'parse';
+    case 'stalled-body':
+      // Only a requestTimeout ends a body that never finishes; that is a counted failure.
+      return requestTimeout === undefined ? 'hang' : 'counted';
   }
 }
 
@@ -183,7 +191,8 @@ export type ModelOutcome =
   | { type: 'done'; n: number }
   | { type: 'http'; status: number }
   | { type: 'gave-up'; attempts: number; status: number | undefined }
-  | { type: 'parse' };
+  | { type: 'parse' }
+  | { type: 'hang' };
 
 export function modelRun(script: Answer[], maxAttempts: number, requestTimeout: number | undefined) {
   const failuresBefore: number[] = [];
@@ -196,6 +205,7 @@ export function modelRun(script: Answer[], maxAttempts: number, requestTimeout: 
     if (v === 'done') return { requests, failuresBefore, outcome: { type: 'done', n: i } as ModelOutcome };
     if (v === 'fatal') return { requests, failuresBefore, outcome: { type: 'http', status: (answer as { status: number }).status } as ModelOutcome };
     if (v === 'parse') return { requests, failuresBefore, outcome: { type: 'parse' } as ModelOutcome };
+    if (v === 'hang') return { requests, failuresBefore, outcome: { type: 'hang' } as ModelOutcome };
     if (v === 'ok') failures = 0;
     if (v === 'counted') {
       failures += 1;
