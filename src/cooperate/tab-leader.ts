@@ -80,16 +80,18 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnT
         setRole('leader');
         try {
           // Keep the cadence across a handover: the first request goes out one
-          // interval after the last leader's last one, not at once.
-          const delay = lastSent === undefined ? 0 : Math.min(share.interval, lastSent + share.interval - env.now());
-          if (delay > 0) {
-            share.onTakeover(delay);
-            await sleepIn(env, delay, controller.signal);
-          }
+          // interval after the last leader's last one, not at once. Even with
+          // no time left, yield once: the last leader's final post may still
+          // be queued behind the lock it released.
+          const delay = lastSent === undefined ? 0 : Math.max(0, Math.min(share.interval, lastSent + share.interval - env.now()));
+          if (delay > 0) share.onTakeover(delay);
+          await sleepIn(env, delay, controller.signal);
           await share.lead(controller.signal, publish);
         } finally {
           leading = false;
         }
+        // Give the last post a head start over the lock's release.
+        await sleepIn(env, 0);
       })
       .catch((error: unknown) => {
         // Stepping down (hidden) or leaving (stop) is not an error.
