@@ -39,8 +39,8 @@ const SCENARIOS = {
     end: s(30),
   },
   'rate-limit': {
-    description: 'job done at 8 s; each library limited to 30 req/s (a third of its demand): 429 with Retry-After: 2',
-    scenario: { jobDoneAt: s(8), rateLimit: { rps: 30, retryAfter: 2 }, bodyBytes: 1024 },
+    description: `job done at 8 s; each library limited to ${Math.ceil(CLIENTS * 0.3)} req/s (under a third of its demand): 429 with Retry-After: 2`,
+    scenario: { jobDoneAt: s(8), rateLimit: { rps: Math.ceil(CLIENTS * 0.3), retryAfter: 2 }, bodyBytes: 1024 },
     from: s(8),
     end: s(30),
   },
@@ -136,8 +136,10 @@ for (const { label, bytes } of sizes) lines.push(`| \`${label}\` | ${bytes === n
 console.log(lines.join('\n'));
 
 mkdirSync(docs, { recursive: true });
-writeFileSync(join(docs, 'peers.json'), `${JSON.stringify({ clients: CLIENTS, node: process.version, results, sizes }, null, 2)}\n`);
-if (results.outage) {
+// A partial run (PEERS_SCENARIOS) writes beside the full one instead of over it.
+const suffix = only ? `-${only.join('-')}` : '';
+writeFileSync(join(docs, `peers${suffix}.json`), `${JSON.stringify({ clients: CLIENTS, node: process.version, results, sizes }, null, 2)}\n`);
+if (results.outage && !only) {
   const panels = ['outage', 'rate-limit']
     .filter((name) => results[name])
     .map((name) => ({
@@ -150,5 +152,5 @@ if (results.outage) {
         : [],
     }));
   writeFileSync(join(docs, 'peers.svg'), renderChart(panels, { width: 640, height: 380, notes: [`Loopback, Node ${process.version}; all libraries ran at once, each in its own process, against its own URLs and rate-limit bucket.`] }));
-  process.stderr.write('wrote docs/peers.json and docs/peers.svg\n');
+  process.stderr.write('wrote docs/peers.svg\n');
 }
