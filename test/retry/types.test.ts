@@ -31,11 +31,11 @@ describe('public types of retry', () => {
 
   it('options are checked at compile time too', () => {
     // @ts-expect-error retries is a number
-    void retry(async () => 1, { retries: '3' });
+    void retry(async () => 1, { retries: '3' }).catch(() => undefined);
     // @ts-expect-error statusCodes are numbers
-    void fetchWithRetry('/x', { retry: { statusCodes: ['503'] } });
+    void fetchWithRetry('/x', { retry: { statusCodes: ['503'] } }).catch(() => undefined);
     // @ts-expect-error idempotencyKey is a boolean or a string
-    void fetchWithRetry('/x', { retry: { idempotencyKey: 1 } });
+    void fetchWithRetry('/x', { retry: { idempotencyKey: 1 } }).catch(() => undefined);
   });
 
   it('the budget and the guard', () => {
