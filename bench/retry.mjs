@@ -5,7 +5,8 @@
 //      same (fetch, cancel the body, wait 0 ms, fetch again).
 //   3. retry(fn) around a function that does no I/O vs calling it directly,
 //      and vs p-retry 7 (same retries, no wait needed).
-//   4. 100,000 retry() calls sharing one AbortSignal: heap growth and the
+//   4. fetchWithRetry's own CPU: around a fetch that answers from memory.
+//   5. 100,000 retry() calls sharing one AbortSignal: heap growth and the
 //      listeners left on the signal (target: 0).
 // The server runs in a child process so only the client's CPU is counted.
 import { fork } from 'node:child_process';
@@ -76,6 +77,14 @@ await compare('3. A function with no I/O that succeeds', CPU_CALLS, [
   ['await pRetry(fn) (p-retry 7)', async (n) => { for (let i = 0; i < n; i++) await pRetry(work); }],
 ]);
 
+// fetchWithRetry's own CPU, without the network's noise: a fetch that answers from memory.
+const inMemory = async () => new Response(null, { status: 204 });
+await compare('4. fetchWithRetry around a fetch that answers from memory', CPU_CALLS / 5, [
+  ['await fetch()', async (n) => { for (let i = 0; i < n; i++) await inMemory(`${base}/ok`, {}); }],
+  ['await fetchWithRetry()', async (n) => { for (let i = 0; i < n; i++) await fetchWithRetry(`${base}/ok`, { retry: { fetch: inMemory } }); }],
+  ['  with cooldown: false', async (n) => { for (let i = 0; i < n; i++) await fetchWithRetry(`${base}/ok`, { retry: { fetch: inMemory, cooldown: false } }); }],
+]);
+
 const controller = new AbortController();
 const heap = () => {
   globalThis.gc?.();
@@ -87,7 +96,7 @@ for (let i = 0; i < 10_000; i++) await retry(work, shared);
 const before = heap();
 for (let i = 0; i < HEAP_CALLS; i++) await retry(work, shared);
 const after = heap();
-console.log(`4. ${HEAP_CALLS.toLocaleString('en')} retry() calls sharing one AbortSignal, with timeout and attemptTimeout${globalThis.gc ? '' : ' (run with --expose-gc for exact figures)'}:`);
+console.log(`5. ${HEAP_CALLS.toLocaleString('en')} retry() calls sharing one AbortSignal, with timeout and attemptTimeout${globalThis.gc ? '' : ' (run with --expose-gc for exact figures)'}:`);
 console.log(`  heap growth ${(after - before).toFixed(2)} MB, listeners left on the signal: ${getEventListeners(controller.signal, 'abort').length}`);
 
 server.send('stop');
