@@ -18,9 +18,7 @@ export function requestFactory(input: string | URL | Request, init: RequestInit)
       const requestHeaders = new Headers(headers);
       if (etag !== null) requestHeaders.set('if-none-match', etag);
       // A Request's body can be read once, so every attempt sends a clone.
-      // No `signal` key at all without a signal: undici pays ~40 µs for `signal: undefined`.
-      const requestInit: RequestInit = signal ? { ...init, headers: requestHeaders, signal } : { ...init, headers: requestHeaders };
-      return [isRequest ? input.clone() : input, requestInit];
+      return [isRequest ? input.clone() : input, { ...init, headers: requestHeaders, signal }];
     },
   };
 }
