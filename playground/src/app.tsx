@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { demoApi } from './demo-api.js';
 import { ControlsPanel } from './panels/controls-panel.js';
+import { CooperatePanel } from './panels/cooperate-panel.js';
 import { JobsPanel } from './panels/jobs-panel.js';
 import { RetryPanel } from './panels/retry-panel.js';
 import type { Settings } from './settings.js';
@@ -25,6 +26,7 @@ export function App({ settings }: { settings: Settings }) {
         <ControlsPanel api={api} />
         <JobsPanel api={api} settings={settings} />
         <RetryPanel api={api} settings={settings} />
+        <CooperatePanel api={api} settings={settings} />
       </main>
     </>
   );
