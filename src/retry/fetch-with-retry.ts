@@ -70,8 +70,8 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
   const cooldown = o.cooldown ? retryCooldown(o.env, o.maxRetryAfter) : undefined;
   return runRetryLoop<Response>(
     {
-      // A signal that can never abort is not handed to fetch, which pays for
-      // every signal it is given (about a quarter more CPU per request in Node).
+      // A signal that can never abort is not handed to fetch: it would only
+      // make fetch listen to it, and the loop create it.
       attempt: (ctx, cancellable) => sendAttempt(o.fetch, request, cancellable ? ctx.signal : undefined, cooldown),
       ...(cooldown ? { gate: (signal: AbortSignal | undefined) => cooldown.wait(signal, request.url) } : {}),
       retryable: mayRetry(o, method, key !== null, fetchInit),
