@@ -16,6 +16,8 @@ interface Run {
   sent: number;
   /** Updates each poller received (the same for all when they share). */
   updates: number[];
+  /** Requests each poller saw go out for it: its own, or its shared loop's. */
+  heard: number[];
   finished: number;
   /** Waits imposed by an origin cooldown (requests held back during an outage). */
   cooldowns: number;
@@ -57,8 +59,9 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
       setProblem(String(error));
       return;
     }
-    const current: Run = { mode, job: job.id, sent: 0, updates: Array<number>(POLLERS).fill(0), finished: 0, cooldowns: 0 };
-    const show = (): void => setRun({ ...current, updates: [...current.updates] });
+    const zeros = (): number[] => Array<number>(POLLERS).fill(0);
+    const current: Run = { mode, job: job.id, sent: 0, updates: zeros(), heard: zeros(), finished: 0, cooldowns: 0 };
+    const show = (): void => setRun({ ...current, updates: [...current.updates], heard: [...current.heard] });
     const counted: typeof fetch = (input, init) => {
       current.sent += 1;
       show();
@@ -77,7 +80,8 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
           show();
         },
         onEvent: (event) => {
-          // With a shared loop every caller hears each event: count them once.
+          if (event.type === 'request') current.heard[i]! += 1;
+          // With a shared loop every caller hears each event: count the rest once.
           if (i !== 0) return;
           if (event.type === 'cooldown') current.cooldowns += 1;
           if (event.type === 'share') current.role = event.role;
@@ -93,8 +97,9 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
     }
   };
 
+  // What pollers of their own would have sent: every request each one saw (a follower tab sees only updates).
+  const alone = run ? run.heard.reduce((sum, heard, i) => sum + Math.max(heard, run.updates[i]!), 0) : 0;
   const rounds = run ? Math.max(...run.updates) : 0;
-  const alone = rounds * POLLERS;
   return (
     <section className="panel" aria-labelledby="cooperate-title" data-testid="cooperate-panel">
       <div className="panel-head">
@@ -119,7 +124,8 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
       {run && (
         <p data-testid="cooperate-summary">
           Job <code>{run.job}</code> ({MODES.find(([value]) => value === run.mode)![1]}): <strong>{run.sent}</strong> requests sent by
-          this page for {rounds} updates each; independent pollers would have sent {alone}
+          this page for {rounds} updates each; independent pollers would have sent {run.sent > 0 ? '' : 'at least '}
+          {alone}
           {alone > run.sent ? `, ${alone - run.sent} saved` : ''}. Finished: {run.finished}/{POLLERS}. Cooldown waits: {run.cooldowns}.
           {run.role && ` This tab is the ${run.role}.`}
         </p>
