@@ -51,7 +51,8 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
   checkInput(input);
   if (init !== undefined && (typeof init !== 'object' || init === null)) throw new TypeError('Expected `init` to be an object');
   const { retry: options, ...fetchInit } = init ?? {};
-  const o = normalizeFetchRetryOptions(options, fetchInit.signal);
+  // As with fetch, `init.signal` replaces a Request's own signal.
+  const o = normalizeFetchRetryOptions(options, fetchInit.signal ?? (isRequest(input) ? input.signal : undefined));
   const method = (fetchInit.method ?? (isRequest(input) ? input.method : 'GET')).toUpperCase();
 
   const headers = new Headers(isRequest(input) ? input.headers : undefined);

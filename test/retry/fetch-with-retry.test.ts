@@ -261,6 +261,18 @@ describe('fetchWithRetry deadline and cancellation', () => {
     expect(getEventListeners(other.signal, 'abort')).toHaveLength(0);
   });
 
+  it("a Request's own signal cancels a wait too", async () => {
+    server = await startServer(scripted([status(503), ok]));
+    const controller = new AbortController();
+    const reason = new Error('navigated away');
+    const request = new Request(server.url, { signal: controller.signal });
+    const { env, pending } = recordingEnv({ scale: 1 });
+    const result = fetchWithRetry(request, { retry: { backoff: constant(60_000), env, onRetry: () => queueMicrotask(() => controller.abort(reason)) } });
+    await expect(result).rejects.toBe(reason);
+    expect(server.requests).toHaveLength(1);
+    expect(pending()).toBe(0);
+  });
+
   it('sends nothing when a signal is already aborted', async () => {
     const fetchSpy = vi.fn(globalThis.fetch);
     const reason = new Error('already');
