@@ -36,7 +36,7 @@ const snapshot = (data: unknown): string | undefined => {
 export async function pollLoop<T>(
   request: RequestFactory,
   o: NormalizedPollOptions<T>,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
   deadline: number,
   setLastFailure: (failure: unknown) => void = noop,
 ): Promise<T> {
@@ -64,7 +64,8 @@ export async function pollLoop<T>(
 
   const wait = async (delay: number, wakes: Array<WakeSource<WakeReason>> = []): Promise<void> => {
     if (env.now() + delay > deadline) {
-      throw timeoutError(`Polling would wait past its ${deadline - env.now()} ms deadline`, lastFailure);
+      const left = Math.max(0, Math.round(deadline - env.now()));
+      throw timeoutError(`Polling would wait past its deadline (a ${Math.round(delay)} ms wait, ${left} ms left)`, lastFailure);
     }
     const woke = await sleepOrWake(env, delay, signal, wakes);
     if (woke) emit({ type: 'wake', reason: woke });
@@ -90,14 +91,23 @@ export async function pollLoop<T>(
     const conditional: boolean = o.conditional && etag !== null;
     emit({ type: 'request', attempt: failures, conditional });
     const started = env.now();
-    const attempt = linkedController(signal);
+    // Without a signal or a request timeout nothing can abort this request: skip the
+    // controller, its listeners and the abort race, which cost more CPU than the rest
+    // of the loop (and a fresh controller is needed, as undici leaks listeners onto reused signals).
+    const attempt =
+      signal || o.requestTimeout !== undefined
+        ? signal
+          ? linkedController(signal)
+          : { controller: new AbortController(), release: noop }
+        : undefined;
+    const attemptSignal = attempt?.controller.signal;
     let timedOut = false;
     const stopRequestTimer =
       o.requestTimeout === undefined
         ? noop
         : startTimer(env, o.requestTimeout, () => {
             timedOut = true;
-            attempt.controller.abort(timeoutError(`Request timed out after ${o.requestTimeout} ms`));
+            attempt?.controller.abort(timeoutError(`Request timed out after ${o.requestTimeout} ms`));
           });
     let failure: FailureOutcome | undefined;
     let response: Response | undefined;
@@ -105,12 +115,10 @@ export async function pollLoop<T>(
     let paceFloor = 0;
     try {
       try {
-        response = await abortable(
-          o.fetch(...request.args(conditional ? etag : null, attempt.controller.signal)),
-          attempt.controller.signal,
-        );
+        const sent: Promise<Response> = o.fetch(...request.args(conditional ? etag : null, attemptSignal));
+        response = await (attemptSignal ? abortable(sent, attemptSignal) : sent);
       } catch (error) {
-        if (signal.aborted) throw signal.reason;
+        if (signal?.aborted) throw signal.reason;
         failure = timedOut ? { type: 'timeout', error } : { type: 'network', error };
       }
       if (response) {
@@ -122,9 +130,10 @@ export async function pollLoop<T>(
           if (pace) paceFloor = parseRetryAfter(response.headers.get('retry-after'), { now: env.now(), max: o.maxRetryAfter }) ?? 0;
           let data: T | undefined;
           try {
-            data = await abortable(parseWith(o.parse, response, request.url, attempt.controller.signal), attempt.controller.signal);
+            const parsed = parseWith(o.parse, response, request.url, attemptSignal);
+            data = await (attemptSignal ? abortable(parsed, attemptSignal) : parsed);
           } catch (error) {
-            if (signal.aborted) throw signal.reason;
+            if (signal?.aborted) throw signal.reason;
             if (!timedOut) throw error;
             failure = { type: 'timeout', error };
           }
@@ -149,7 +158,7 @@ export async function pollLoop<T>(
       }
     } finally {
       stopRequestTimer();
-      attempt.release();
+      attempt?.release();
     }
 
     if (!failure) {

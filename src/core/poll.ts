@@ -36,19 +36,24 @@ export async function poll<T = unknown>(input: string | URL | Request, options?:
   const o = normalizePollOptions(options);
   if (o.signal?.aborted) throw o.signal.reason;
   if (o.share) return sharedPoll(input, o);
-  const loop = o.signal ? linkedController(o.signal) : { controller: new AbortController(), release: noop };
+  // No signal and no deadline: nothing can abort the loop, so it runs without a controller.
+  const loop = o.signal
+    ? linkedController(o.signal)
+    : o.timeout === undefined
+      ? undefined
+      : { controller: new AbortController(), release: noop };
   let lastFailure: unknown;
   const stopDeadline =
     o.timeout === undefined
       ? noop
       : startTimer(o.env, o.timeout, () =>
-          loop.controller.abort(timeoutError(`Polling timed out after ${o.timeout} ms`, lastFailure)),
+          loop?.controller.abort(timeoutError(`Polling timed out after ${o.timeout} ms`, lastFailure)),
         );
   const deadline = o.timeout === undefined ? Infinity : o.env.now() + o.timeout;
   try {
-    return await pollLoop(requestFactory(input, o.init), o, loop.controller.signal, deadline, (failure) => (lastFailure = failure));
+    return await pollLoop(requestFactory(input, o.init), o, loop?.controller.signal, deadline, (failure) => (lastFailure = failure));
   } finally {
     stopDeadline();
-    loop.release();
+    loop?.release();
   }
 }

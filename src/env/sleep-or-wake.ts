@@ -19,26 +19,26 @@ export interface WakeSource<TReason extends string = string> {
 export function sleepOrWake<TReason extends string>(
   env: Environment,
   ms: number,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
   wakes: ReadonlyArray<WakeSource<TReason>>,
 ): Promise<TReason | undefined> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
+    if (signal?.aborted) return reject(signal.reason);
     const unsubscribers: Array<() => void> = [];
     const settle = (): void => {
       cancel();
-      signal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
       for (const unsubscribe of unsubscribers) unsubscribe();
     };
     const onAbort = (): void => {
       settle();
-      reject(signal.reason);
+      reject(signal?.reason);
     };
     const cancel = startTimer(env, ms, () => {
       settle();
       resolve(undefined);
     });
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
     for (const wake of wakes) {
       unsubscribers.push(
         wake.subscribe(() => {

@@ -23,12 +23,12 @@ export async function parseWith<T>(
   parse: (response: Response) => Promise<T>,
   response: Response,
   url: string,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
 ): Promise<T> {
   try {
     return await parse(response);
   } catch (error) {
-    if (signal.aborted) throw signal.reason;
+    if (signal?.aborted) throw signal.reason;
     throw new ParseError(response, url, error);
   }
 }
