@@ -78,6 +78,7 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnT
       .request(`pollite:${share.name}`, { signal: controller.signal }, async () => {
         leading = true;
         setRole('leader');
+        let finished = false;
         try {
           // Keep the cadence across a handover: the first request goes out one
           // interval after the last leader's last one, not at once. Even with
@@ -87,11 +88,15 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnT
           if (delay > 0) share.onTakeover(delay);
           await sleepIn(env, delay, controller.signal);
           await share.lead(controller.signal, publish);
+          finished = true;
         } finally {
           leading = false;
         }
-        // Give the last post a head start over the lock's release.
-        await sleepIn(env, 0);
+        // Give the last post a head start over the lock's release. After a loop
+        // that finished (the job is done), hold the lock one interval: the other
+        // tabs learn the final body from the channel and leave the queue, rather
+        // than winning the lock first and polling a finished job once more.
+        await sleepIn(env, finished ? Math.max(share.interval, 50) : 0);
       })
       .catch((error: unknown) => {
         // Stepping down (hidden) or leaving (stop) is not an error.
