@@ -71,6 +71,9 @@ interface Keyed<T> {
 /** The hook's own default, gentler on a user's patience than `fetchWithRetry`'s full jitter. */
 const defaultBackoff = (): Backoff => exponential({ base: 500, cap: 10_000, jitter: 0.25 });
 
+/** `retries` when the caller gives none. */
+const DEFAULT_RETRIES = 3;
+
 const maxAttemptsOf = (retries: number): number => (Number.isInteger(retries) && retries >= 0 ? retries + 1 : 1);
 
 const before = <T>(key: string | null, retries: number): FetchWithRetryState<T> => ({
@@ -108,7 +111,7 @@ export function useFetchWithRetry<T = unknown>(
   const key = url === null ? null : String(url);
   const keyRef = useLatest(key);
   const optionsRef = useLatest(options);
-  const retries = options?.retries ?? 3;
+  const retries = options?.retries ?? DEFAULT_RETRIES;
   const [state, setState] = useState<Keyed<T>>({ key: null, view: before(null, retries) });
   const call = useRef<SkippableFetch | null>(null);
 
@@ -121,7 +124,7 @@ export function useFetchWithRetry<T = unknown>(
       });
     };
     const { init, parse: _parse, ...given } = optionsRef.current ?? {};
-    const runRetries = given.retries ?? 3;
+    const runRetries = given.retries ?? DEFAULT_RETRIES;
     const now = (): number => (given.env?.now ?? Date.now)();
     update((view) => ({
       ...view,
@@ -168,7 +171,7 @@ export function useFetchWithRetry<T = unknown>(
   const cancel = useCallback(() => {
     abort();
     setState((s) => {
-      const current = s.key === keyRef.current ? s.view : before<T>(keyRef.current, optionsRef.current?.retries ?? 3);
+      const current = s.key === keyRef.current ? s.view : before<T>(keyRef.current, optionsRef.current?.retries ?? DEFAULT_RETRIES);
       return current.loading ? { key: keyRef.current, view: { ...current, loading: false, nextAttemptAt: undefined } } : s;
     });
   }, [abort, keyRef, optionsRef]);
