@@ -1,27 +1,13 @@
 import { resolveEnvironment, type Environment } from './environment.js';
-import { startTimer } from './timer.js';
+import { sleepOrWake } from './sleep-or-wake.js';
 
 /**
  * Waits `ms` milliseconds in `env`'s time. Rejects with `signal.reason` as
  * soon as the signal aborts, and leaves no timer and no listener behind
- * either way.
+ * either way: a {@link sleepOrWake} with nothing to wake it.
  */
 export function sleepIn(env: Environment, ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      cancel();
-      reject(signal?.reason);
-    };
-    const cancel = startTimer(env, ms, () => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    });
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return sleepOrWake(env, ms, signal, []).then(() => undefined);
 }
 
 /**
