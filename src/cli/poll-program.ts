@@ -3,6 +3,7 @@ import type { CliIo } from './cli-io.js';
 import { ConditionSyntaxError, parseCondition, type Condition } from './condition.js';
 import { parseDuration } from './duration.js';
 import { parseHeaders } from './headers.js';
+import { parseProgram } from './parse-program.js';
 import type { PollCommand } from './poll-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -50,7 +51,6 @@ interface RawOptions {
  * with a {@link UsageError} naming the bad argument.
  */
 export async function parsePollArguments(argv: readonly string[], io: Pick<CliIo, 'stdout' | 'stderr'>): Promise<PollCommand | undefined> {
-  let usageError: string | undefined;
   const program = new Command('pollite')
     .usage('<url> [options]')
     .description('Poll a URL politely (one request at a time, backoff, Retry-After, ETag) until its JSON body matches.')
@@ -69,20 +69,8 @@ export async function parsePollArguments(argv: readonly string[], io: Pick<CliIo
     .option('--no-color', 'no colours (NO_COLOR is respected as well)')
     .version(VERSION, '-V, --version')
     .helpOption('-h, --help', 'show this help')
-    .addHelpText('after', HELP_AFTER)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      outputError: (text) => (usageError = text.replace(/^error: /, '').trim()),
-    });
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (error) {
-    const code = (error as { exitCode?: unknown }).exitCode;
-    if (code === 0) return undefined;
-    throw new UsageError(usageError ?? (error as Error).message);
-  }
+    .addHelpText('after', HELP_AFTER);
+  if (!parseProgram(program, argv, io)) return undefined;
   return toCommand(program.args[0]!, program.opts<RawOptions>());
 }
 

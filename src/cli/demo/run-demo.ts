@@ -7,7 +7,7 @@ import { colorsFor } from '../display/colors.js';
 import { parseCondition } from '../condition.js';
 import { EXIT } from '../exit-codes.js';
 import { runPollCommand } from '../poll-command.js';
-import { UsageError } from '../usage-error.js';
+import { parseProgram } from '../parse-program.js';
 import { demoTable } from './demo-table.js';
 import { naivePoller } from './naive-poller.js';
 import { requestLog } from './request-log.js';
@@ -93,22 +93,10 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
 }
 
 function parseDemoArguments(argv: readonly string[], io: Pick<CliIo, 'stdout' | 'stderr'>): { color: boolean } | undefined {
-  let message: string | undefined;
   const program = new Command('pollite demo')
     .description('Poll a job through a scripted rough patch with pollite and with a naive setInterval + fetch poller, then compare.')
-    .option('--no-color', 'no colours (NO_COLOR is respected as well)')
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      outputError: (text) => (message = text.replace(/^error: /, '').trim()),
-    });
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (error) {
-    if ((error as { exitCode?: unknown }).exitCode === 0) return undefined;
-    throw new UsageError(message ?? (error as Error).message);
-  }
+    .option('--no-color', 'no colours (NO_COLOR is respected as well)');
+  if (!parseProgram(program, argv, io)) return undefined;
   return { color: program.opts<{ color: boolean }>().color };
 }
 
