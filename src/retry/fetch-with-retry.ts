@@ -1,6 +1,5 @@
 import { retryCooldown } from '../cooperate/retry-cooldown.js';
 import { requestFactory } from '../core/request.js';
-import type { RetryPolicy } from '../core/retry-decision.js';
 import { checkInput } from '../core/validate.js';
 import { HttpError } from '../errors/http-error.js';
 import { discardBody } from '../http/body.js';
@@ -60,14 +59,6 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
   const key = idempotencyKeyFor(o.idempotencyKey, headers);
   const request = requestFactory(input, key === null ? fetchInit : { ...fetchInit, headers: withIdempotencyKey(headers, key) });
 
-  const policy: RetryPolicy = {
-    maxFailures: o.retries,
-    backoff: o.backoff,
-    maxRetryAfter: o.maxRetryAfter,
-    interval: 0,
-    countPaced: true,
-    isRetryableStatus: (status) => o.statusCodes.includes(status),
-  };
   const cooldown = o.cooldown ? retryCooldown(o.env, o.maxRetryAfter) : undefined;
   return runRetryLoop<Response>(
     {
@@ -84,8 +75,8 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
             }
           : undefined,
       discard: discardBody,
+      isRetryableStatus: (status) => o.statusCodes.includes(status),
     },
     o,
-    policy,
   );
 }

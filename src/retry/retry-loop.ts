@@ -33,6 +33,11 @@ export interface RetryLoopSpec<T> {
    * `attemptTimeout`: waiting is not trying, so it never costs a retry.
    */
   gate?(signal: AbortSignal | undefined): Promise<void> | undefined;
+  /**
+   * Which statuses (of a failed value, or of an error's `response`) are worth
+   * another try. @default every status: `shouldRetry` has already accepted the error
+   */
+  isRetryableStatus?(status: number): boolean;
 }
 
 type AttemptResult<T> = { value: T; failure?: FailedValue } | { error: unknown; failure: FailedValue };
@@ -56,7 +61,15 @@ function errorOutcome(error: unknown, timedOut: boolean): FailureOutcome {
  * decided by `retryDecision`, the total deadline, per-attempt timeouts,
  * the shared budget and cancellation. Leaves no timer or listener behind.
  */
-export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetryOptions, policy: RetryPolicy): Promise<T> {
+export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetryOptions): Promise<T> {
+  const policy: RetryPolicy = {
+    maxFailures: o.retries,
+    backoff: o.backoff,
+    maxRetryAfter: o.maxRetryAfter,
+    interval: 0,
+    countPaced: true,
+    isRetryableStatus: spec.isRetryableStatus ?? (() => true),
+  };
   const aborted = o.signals.find((signal) => signal.aborted);
   if (aborted) throw aborted.reason;
   // AbortSignals are costly in Node (creating one and collecting it cost more

@@ -1,5 +1,4 @@
 import { retryCooldown } from '../cooperate/retry-cooldown.js';
-import type { RetryPolicy } from '../core/retry-decision.js';
 import { normalizeRetryOptions } from './normalize-retry-options.js';
 import type { RetryContext, RetryOptions } from './retry-options.js';
 import { runRetryLoop } from './retry-loop.js';
@@ -28,15 +27,6 @@ import { runRetryLoop } from './retry-loop.js';
 export async function retry<T>(fn: (ctx: RetryContext) => Promise<T>, options?: RetryOptions): Promise<T> {
   if (typeof fn !== 'function') throw new TypeError('Expected `fn` to be a function');
   const o = normalizeRetryOptions(options);
-  const policy: RetryPolicy = {
-    maxFailures: o.retries,
-    backoff: o.backoff,
-    maxRetryAfter: o.maxRetryAfter,
-    interval: 0,
-    countPaced: true,
-    // `shouldRetry` has already accepted the error; the decision only paces it.
-    isRetryableStatus: () => true,
-  };
   const cooldown = o.cooldown ? retryCooldown(o.env, o.maxRetryAfter) : undefined;
   const attempt = cooldown
     ? async (ctx: RetryContext): Promise<T> => {
@@ -48,5 +38,5 @@ export async function retry<T>(fn: (ctx: RetryContext) => Promise<T>, options?: 
         }
       }
     : async (ctx: RetryContext): Promise<T> => fn(ctx);
-  return runRetryLoop({ attempt, ...(cooldown ? { gate: (signal: AbortSignal | undefined) => cooldown.wait(signal) } : {}) }, o, policy);
+  return runRetryLoop({ attempt, ...(cooldown ? { gate: (signal: AbortSignal | undefined) => cooldown.wait(signal) } : {}) }, o);
 }
