@@ -63,8 +63,10 @@ export function conditionalQueryFn<TData = unknown>(
   if (typeof init !== 'object' || init === null) throw new TypeError('Expected `init` to be an object');
   if (typeof parse !== 'function') throw new TypeError('Expected `parse` to be a function');
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('Expected `fetch` to be a function');
-  const location = (): string | undefined => (globalThis as { location?: { href?: string } }).location?.href;
-  const resolve = (): string => (URL.canParse(url, location()) ? new URL(url, location()).href : String(url));
+  const resolve = (): string => {
+    const base = (globalThis as { location?: { href?: string } }).location?.href;
+    return URL.canParse(url, base) ? new URL(url, base).href : String(url);
+  };
   // Without a client in the context (older query-core), remember per queryFn instead.
   const fallback = new Map<string, Validated>();
 
