@@ -16,8 +16,18 @@ import { retryDecision, type FailureOutcome } from './retry-decision.js';
 
 const noop = (): void => undefined;
 
-type PauseReason = 'hidden' | 'offline' | 'blurred';
 type WakeReason = 'visible' | 'online' | 'focus';
+
+/** A reason to send nothing (`pauseWhenHidden`, `pauseWhenOffline`, `pauseWhenBlurred`). */
+interface Pause {
+  reason: 'hidden' | 'offline' | 'blurred';
+  on: boolean;
+  /** Whether the pause is in force now. */
+  holds(): boolean;
+  subscribe(listener: () => void): () => void;
+  /** What ends an interval wait early once the pause is over. */
+  wake: WakeReason;
+}
 
 /** A body's JSON, to tell an unchanged answer; undefined (always "changed") when it has none. */
 const snapshot = (data: unknown): string | undefined => {
@@ -43,18 +53,17 @@ export async function pollLoop<T>(
   const { env, pace } = o;
   const emit = o.onEvent ?? noop;
   const cooldown = o.cooldown ? originCooldown(request.url) : undefined;
-  // Each pause: whether it is on, the source that ends it, and the wake it gives an interval wait.
-  const pauses = {
-    hidden: [o.pauseWhenHidden, env.visibility, () => env.visibility.hidden(), 'visible'],
-    offline: [o.pauseWhenOffline, env.online, () => env.online.offline(), 'online'],
-    blurred: [o.pauseWhenBlurred, env.focus, () => env.focus.blurred(), 'focus'],
-  } as const;
-  const paused = (reason: PauseReason): boolean => pauses[reason][0] && pauses[reason][2]();
-  const pauseReason = (): PauseReason | undefined => (Object.keys(pauses) as PauseReason[]).find(paused);
+  // The pauses that are on: when each holds, how to hear it change, and the wake it gives an interval wait.
+  const pauses = (
+    [
+      { reason: 'hidden', on: o.pauseWhenHidden, holds: () => env.visibility.hidden(), subscribe: (listener) => env.visibility.subscribe(listener), wake: 'visible' },
+      { reason: 'offline', on: o.pauseWhenOffline, holds: () => env.online.offline(), subscribe: (listener) => env.online.subscribe(listener), wake: 'online' },
+      { reason: 'blurred', on: o.pauseWhenBlurred, holds: () => env.focus.blurred(), subscribe: (listener) => env.focus.subscribe(listener), wake: 'focus' },
+    ] satisfies Pause[]
+  ).filter((pause) => pause.on);
+  const pauseInForce = (): Pause | undefined => pauses.find((pause) => pause.holds());
   // Interval waits end early when the page comes back (Retry-After and cooldown waits never do).
-  const intervalWakes = (Object.keys(pauses) as PauseReason[])
-    .filter((reason) => pauses[reason][0])
-    .map((reason): WakeSource<WakeReason> => ({ reason: pauses[reason][3], subscribe: (listener) => pauses[reason][1].subscribe(listener), ready: () => !paused(reason) }));
+  const intervalWakes = pauses.map((pause): WakeSource<WakeReason> => ({ reason: pause.wake, subscribe: pause.subscribe, ready: () => !pause.holds() }));
   const networkWakes = intervalWakes.filter((source) => source.reason === 'online');
   let state = pace && startPace(pace);
   let lastText: string | undefined;
@@ -72,13 +81,12 @@ export async function pollLoop<T>(
   };
 
   for (;;) {
-    let reason = pauseReason();
-    if (reason) {
-      while (reason) {
-        const current = reason;
-        emit({ type: 'pause', reason: current });
-        await whenVisibleIn({ hidden: () => paused(current), subscribe: (listener) => pauses[current][1].subscribe(listener) }, signal);
-        reason = pauseReason();
+    let pause = pauseInForce();
+    if (pause) {
+      while (pause) {
+        emit({ type: 'pause', reason: pause.reason });
+        await whenVisibleIn({ hidden: pause.holds, subscribe: pause.subscribe }, signal);
+        pause = pauseInForce();
       }
       emit({ type: 'resume' });
     }
