@@ -45,8 +45,9 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
   const colors = colorsFor(out, io.env, command.color);
   const errorColors = colorsFor(io.stderr, io.env, command.color);
   const now = (): number => Date.now();
+  const conditions = [...command.until, ...command.failWhen];
   const tracker = pollTracker({
-    paths: [...command.until, ...command.failWhen].map((condition) => condition.path),
+    paths: conditions.map((condition) => condition.path),
     verbose: command.verbose && !command.quiet,
     now,
   });
@@ -61,7 +62,9 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
     for (const line of redactedHeaderLines(command.headers)) display.log(`> ${line}`);
   }
 
-  const conditions = [...command.until, ...command.failWhen];
+  const countBytes = (bytes: number): void => {
+    tracker.counters.bytes += bytes;
+  };
   const failed = (body: unknown): boolean => command.failWhen.some((condition) => matchCondition(condition, body));
   const succeeded = (body: unknown): boolean =>
     command.until.length === 0 || command.until.some((condition) => matchCondition(condition, body));
@@ -79,11 +82,11 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
       init: { headers: command.headers },
       signal: io.signal,
       fetch: instrumentedFetch(hooks.fetch ?? globalThis.fetch, {
-        onBytes: (bytes) => (tracker.counters.bytes += bytes),
+        onBytes: countBytes,
         onNetworkError: tracker.onNetworkError,
       }),
       // Without conditions any 2xx will do, so a plain-text health check works too.
-      parse: bodyReader({ requireJson: conditions.length > 0, onBytes: (bytes) => (tracker.counters.bytes += bytes) }),
+      parse: bodyReader({ requireJson: conditions.length > 0, onBytes: countBytes }),
       isDone: (data) => failed(data) || succeeded(data),
       onUpdate: tracker.onBody,
       onEvent: tracker.onEvent,
