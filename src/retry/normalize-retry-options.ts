@@ -2,6 +2,7 @@ import { fullJitter } from '../backoff/full-jitter.js';
 import type { Backoff } from '../backoff/types.js';
 import { validateOptions, type OptionSpec } from '../core/validate.js';
 import { resolveEnvironment, type Environment } from '../env/environment.js';
+import { isHttpError } from '../errors/http-error.js';
 import type { RetryBudget } from './retry-budget.js';
 import type { FetchRetryOptions, RetryInfo, RetryOptions } from './retry-options.js';
 import { isRetryableError } from './is-retryable-error.js';
@@ -94,8 +95,7 @@ export function normalizeRetryOptions(options: RetryOptions | undefined): Normal
 }
 
 /** Any response `fetchWithRetry` classed as a failure is in `statusCodes` already: retry it. */
-const fetchShouldRetry = (error: unknown): boolean =>
-  (error as { name?: unknown } | null)?.name === 'HttpError' || isRetryableError(error);
+const fetchShouldRetry = (error: unknown): boolean => isHttpError(error) || isRetryableError(error);
 
 /** Validates `fetchWithRetry`'s `retry` options (and `init.signal`) once. */
 export function normalizeFetchRetryOptions(
