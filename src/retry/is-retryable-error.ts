@@ -1,3 +1,4 @@
+import { isTimeoutError } from '../errors/timeout-error.js';
 import { isRetryableStatus } from '../http/retryable-status.js';
 
 /** Error codes of transient network failures: Node's, undici's and Bun's. */
@@ -49,8 +50,7 @@ const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_
 
 /** True for a timed-out attempt or a network timeout (ETIMEDOUT and undici's timeouts). */
 export function isTimeoutFailure(error: unknown): boolean {
-  const e = asErrorLike(error);
-  return e?.name === 'TimeoutError' || TIMEOUT_CODES.has(codeOf(e) ?? '');
+  return isTimeoutError(error) || TIMEOUT_CODES.has(codeOf(asErrorLike(error)) ?? '');
 }
 
 /** The first error code found on `error`, its `cause` chain or an AggregateError's members. */
