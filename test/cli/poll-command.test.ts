@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scripted, sendJson, startServer as startRawServer, type Handler, type TestServer } from '../helpers/server.js';
+import { REFUSED_URL, scripted, sendJson, startServer as startRawServer, type Handler, type TestServer } from '../helpers/server.js';
 import { CONTROL_CHARACTERS, ensureBin, runCli, type CliRun } from './helpers/run-cli.js';
 
 // Each test has its own server and child process, so they run side by side.
@@ -92,10 +92,7 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
   });
 
   it('names a refused connection when it gives up', async () => {
-    const s = await startRawServer(() => undefined);
-    const url = s.url;
-    await s.close();
-    const run = await runCli([url, '--max-attempts', '0']);
+    const run = await runCli([REFUSED_URL, '--max-attempts', '0']);
     expectCode(run, 2);
     expect(run.stderr).toContain('ECONNREFUSED');
   });

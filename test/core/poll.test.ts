@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError, ParseError, PollGaveUpError, poll, type PollEvent } from '../../src/index.js';
 import { recordingEnv } from '../helpers/env.js';
-import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { REFUSED_URL, scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -74,11 +74,7 @@ describe('poll against a real server', () => {
   });
 
   it('gives up on network failures with the network error as cause and no status', async () => {
-    server = await startServer(() => undefined);
-    const url = server.url;
-    await server.close();
-    server = undefined;
-    const error = (await poll(url, { maxAttempts: 1, env: recordingEnv().env }).catch((e: unknown) => e)) as PollGaveUpError;
+    const error = (await poll(REFUSED_URL, { maxAttempts: 1, env: recordingEnv().env }).catch((e: unknown) => e)) as PollGaveUpError;
     expect(error).toBeInstanceOf(PollGaveUpError);
     expect(error.attempts).toBe(2);
     expect(error.status).toBeUndefined();

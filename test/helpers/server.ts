@@ -79,3 +79,11 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function scripted(script: Array<(res: ServerResponse, seen: SeenRequest) => void>): Handler {
   return (_req, res, seen, index) => script[Math.min(index, script.length - 1)]!(res, seen);
 }
+
+/**
+ * A loopback URL whose connections are refused, every time. Closing a test server and reusing its port
+ * is a race: on a busy machine a parallel test's server can be given that very port. Port 2 is below every
+ * ephemeral range (so no test server can get it), nothing listens there, and it is not on the Fetch
+ * standard's list of bad ports (so fetch really dials it and gets ECONNREFUSED).
+ */
+export const REFUSED_URL = 'http://127.0.0.1:2';
