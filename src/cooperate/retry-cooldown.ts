@@ -1,6 +1,7 @@
 import type { Environment } from '../env/environment.js';
 import { sleepIn } from '../env/sleep.js';
 import { parseRetryAfter } from '../http/parse-retry-after.js';
+import { responseOf } from '../retry/error-outcome.js';
 import { originCooldown, type OriginCooldown } from './origin-cooldown.js';
 
 /** What `retry` and `fetchWithRetry` need to take part in the origin cooldown. */
@@ -34,12 +35,11 @@ export function retryCooldown(env: Environment, maxRetryAfter: number): RetryCoo
       of(url)?.note(response.status, parseRetryAfter(response.headers.get('retry-after'), { now, max: maxRetryAfter }), now);
     },
     noteError(error) {
-      const failed = error as { url?: unknown; response?: { status?: unknown; url?: unknown; headers?: { get?: unknown } } } | null;
-      const response = failed?.response;
-      const url = typeof failed?.url === 'string' ? failed.url : response?.url;
-      if (typeof response?.status === 'number' && typeof response.headers?.get === 'function' && typeof url === 'string') {
-        gate.note(response as Response, url);
-      }
+      const response = responseOf(error);
+      if (!response) return;
+      const own = (error as { url?: unknown }).url;
+      const url = typeof own === 'string' ? own : response.url;
+      if (typeof url === 'string') gate.note(response, url);
     },
   };
   return gate;

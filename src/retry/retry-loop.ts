@@ -3,7 +3,7 @@ import { abortable, linkedController } from '../env/abortable.js';
 import { sleepIn } from '../env/sleep.js';
 import { startTimer } from '../env/timer.js';
 import { timeoutError } from '../errors/timeout-error.js';
-import { isTimeoutFailure } from './is-retryable-error.js';
+import { errorOutcome } from './error-outcome.js';
 import { linkSignals } from './link-signals.js';
 import type { NormalizedRetryOptions } from './normalize-retry-options.js';
 import type { RetryContext } from './retry-options.js';
@@ -43,18 +43,6 @@ export interface RetryLoopSpec<T> {
 type AttemptResult<T> = { value: T; failure?: FailedValue } | { error: unknown; failure: FailedValue };
 
 const noop = (): void => undefined;
-
-/** Reads a Retry-After from an error carrying a response (HttpError, ky's HTTPError...), so `retry` honours it too. */
-function errorOutcome(error: unknown, timedOut: boolean): FailureOutcome {
-  if (timedOut || isTimeoutFailure(error)) {
-    return { type: 'timeout', error };
-  }
-  const response = (error as { response?: { status?: unknown; headers?: { get?: unknown } } } | null)?.response;
-  if (typeof response?.status === 'number' && typeof response.headers?.get === 'function') {
-    return { type: 'status', status: response.status, retryAfter: (response as Response).headers.get('retry-after') };
-  }
-  return { type: 'network', error };
-}
 
 /**
  * The retry loop shared by `retry` and `fetchWithRetry`: attempts, waits

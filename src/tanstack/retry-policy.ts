@@ -1,7 +1,7 @@
 import { fullJitter } from '../backoff/full-jitter.js';
 import { validateOptions, type OptionSpec } from '../core/validate.js';
-import { retryDecision, type FailureOutcome, type RetryDecision, type RetryPolicy } from '../core/retry-decision.js';
-import { isTimeoutError } from '../errors/timeout-error.js';
+import { retryDecision, type RetryDecision, type RetryPolicy } from '../core/retry-decision.js';
+import { errorOutcome } from '../retry/error-outcome.js';
 import { isRetryableError } from '../retry/is-retryable-error.js';
 import type { RetryPolicyOptions } from './retry-policy-options.js';
 
@@ -21,16 +21,6 @@ const SPEC: OptionSpec<RetryPolicyOptions> = {
   random: 'function',
   now: 'function',
 };
-
-/** What a thrown error says about the attempt: a status (with its Retry-After), a timeout or a network failure. */
-function outcomeOf(error: unknown): FailureOutcome {
-  if (isTimeoutError(error)) return { type: 'timeout', error };
-  const response = (error as { response?: Partial<Response> } | null)?.response;
-  if (typeof response?.status === 'number' && typeof response.headers?.get === 'function') {
-    return { type: 'status', status: response.status, retryAfter: response.headers.get('retry-after') };
-  }
-  return { type: 'network', error };
-}
 
 /**
  * pollite's retry policy as TanStack Query's `retry` and `retryDelay`:
@@ -65,7 +55,7 @@ export function retryPolicy(options?: RetryPolicyOptions): TanStackRetry {
   const decide = (failureCount: number, error: unknown, p: RetryPolicy, chance: number): RetryDecision | undefined => {
     if (!shouldRetry(error)) return undefined;
     // TanStack passes the failures before this one, counted from 0, exactly what retryDecision expects.
-    return retryDecision(outcomeOf(error), failureCount, p, now(), chance);
+    return retryDecision(errorOutcome(error), failureCount, p, now(), chance);
   };
   return {
     retry: (failureCount, error) => decide(failureCount, error, whetherPolicy, 0)?.retry === true,
