@@ -1,6 +1,6 @@
 import type { QueryFunctionContext, QueryKey } from '@tanstack/query-core';
 import { HttpError } from '../errors/http-error.js';
-import { parseJson, parseWith } from '../http/body.js';
+import { discardBody, parseJson, parseWith } from '../http/body.js';
 
 /** Options of {@link conditionalQueryFn}. */
 export interface ConditionalQueryOptions<TData> {
@@ -82,7 +82,7 @@ export function conditionalQueryFn<TData = unknown>(
     const response = await fetchImpl(href, { ...init, headers, signal });
 
     if (response.status === 304 && last) {
-      await response.body?.cancel();
+      discardBody(response);
       return last.data as TData;
     }
     if (!response.ok) throw new HttpError(response, href);
