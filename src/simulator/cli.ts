@@ -1,5 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { parseDuration } from '../cli/duration.js';
+import { UsageError } from '../cli/usage-error.js';
 import { awsOccStudy, OCC_STRATEGIES, type OccStrategy } from './aws-occ.js';
 import { renderChart } from './chart.js';
 import { occPanels, occTable, simulationPanel, simulationTable } from './report.js';
@@ -38,8 +40,6 @@ export interface SimulateIo {
   stderr: NodeJS.WritableStream;
 }
 
-class UsageError extends Error {}
-
 const integer = (value: string | undefined, flag: string, min: number): number | undefined => {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -49,13 +49,8 @@ const integer = (value: string | undefined, flag: string, min: number): number |
   return n;
 };
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const time = (value: string | undefined, flag: string): number | undefined => {
-  if (value === undefined) return undefined;
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (!match) throw new UsageError(`--${flag} expects a time such as 300s, 5m or 1500ms, got '${value}'`);
-  return Number(match[1]) * UNITS[match[2] ?? 's']!;
-};
+const time = (value: string | undefined, flag: string): number | undefined =>
+  value === undefined ? undefined : parseDuration(value, `--${flag}`);
 
 const list = (value: string | undefined): string[] | undefined =>
   value?.split(',').map((item) => item.trim()).filter((item) => item !== '');

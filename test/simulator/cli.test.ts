@@ -64,7 +64,8 @@ describe('pollite simulate', () => {
   it.each([
     [['--scenario', 'flood'], "--scenario takes outage, outage-retry-after, rate-limit, job, aws-occ; got 'flood'"],
     [['--clients', 'many'], "--clients expects an integer >= 1, got 'many'"],
-    [['--duration', 'soon'], "--duration expects a time such as 300s, 5m or 1500ms, got 'soon'"],
+    [['--duration', 'soon'], "--duration 'soon' is not a duration: use a number with a unit: 500ms, 2s, 1m, 1h"],
+    [['--interval', '5'], "--interval '5' has no unit: use a number with a unit: 500ms, 2s, 1m, 1h"],
     [['--strategies', 'pollite,yolo'], "--strategies takes naive, fetch-with-retry, exponential, pollite, equal-jitter, decorrelated-jitter; got 'yolo'"],
     [['--runs', '3'], '--runs applies to --scenario aws-occ only'],
     [['--frobnicate'], "Unknown option '--frobnicate'"],
