@@ -25,11 +25,12 @@ describe('server-rendered, then hydrated', () => {
       const report = useFetchWithRetry<{ rows: number }>(`${url}/report`);
       return <p>{`${job.status} ${job.data?.status ?? '-'} ${report.loading ? 'loading' : report.data?.rows}`}</p>;
     }
+    // From the server render on: React 18 warns there about a useLayoutEffect when a DOM exists.
+    const consoleError = vi.spyOn(console, 'error');
     const html = renderToString(<Page />);
     expect(html).toBe('<p>idle - loading</p>');
     const container = document.createElement('div');
     container.innerHTML = html;
-    const consoleError = vi.spyOn(console, 'error');
     const recoverable: unknown[] = [];
     await act(async () => {
       root = hydrateRoot(container, <Page />, { onRecoverableError: (error) => recoverable.push(error) });
