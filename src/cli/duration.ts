@@ -1,3 +1,4 @@
+import { MAX_TIMER } from '../env/timer.js';
 import { UsageError } from './usage-error.js';
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -5,7 +6,7 @@ const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 const WHOLE = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
 /** The longest duration accepted, ms: setTimeout's limit, about 24.8 days. */
-export const MAX_DURATION = 2 ** 31 - 1;
+export const MAX_DURATION = MAX_TIMER;
 
 /**
  * Parses a command-line duration into ms: `500ms`, `2s`, `1m`, `1h`, or

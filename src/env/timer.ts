@@ -1,7 +1,7 @@
 import type { Environment } from './environment.js';
 
-/** setTimeout's largest delay; longer waits are chained so they never fire early. */
-const MAX_TIMER = 2 ** 31 - 1;
+/** setTimeout's largest delay (about 24.8 days); longer waits are chained so they never fire early. */
+export const MAX_TIMER = 2 ** 31 - 1;
 
 /**
  * Calls `callback` after `ms` in `env`'s time, chaining timers past

@@ -1,3 +1,4 @@
+import { MAX_TIMER } from '../env/timer.js';
 import { isRetryableError } from '../retry/is-retryable-error.js';
 
 /** The part of a TanStack `Query` that {@link refetchUntil} reads. */
@@ -26,8 +27,8 @@ export function refetchUntil<TData>(
 ): (query: QueryStateLike<TData>) => number | false {
   if (typeof isDone !== 'function') throw new TypeError('Expected `isDone` to be a function');
   // TanStack reads 0 as "no interval": a positive delay is required.
-  if (typeof interval !== 'number' || !(interval > 0) || interval > 2 ** 31 - 1) {
-    throw new TypeError(`Expected \`interval\` to be a number of ms > 0 and <= 2147483647, got ${String(interval)}`);
+  if (typeof interval !== 'number' || !(interval > 0) || interval > MAX_TIMER) {
+    throw new TypeError(`Expected \`interval\` to be a number of ms > 0 and <= ${MAX_TIMER}, got ${String(interval)}`);
   }
   return (query) => {
     const { data, status, error } = query.state;
