@@ -1,10 +1,11 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useRef } from 'react';
 import { exponential } from '../backoff/exponential.js';
 import type { Backoff } from '../backoff/types.js';
 import { HttpError } from '../errors/http-error.js';
 import { parseJson, parseWith } from '../http/body.js';
 import type { FetchRetryOptions } from '../retry/retry-options.js';
 import { fetchWithSkippableWaits, type SkippableFetch } from './skippable-fetch.js';
+import { useKeyedState } from './use-keyed-state.js';
 import { useLatest } from './use-latest.js';
 import { useRun } from './use-run.js';
 
@@ -63,11 +64,6 @@ export interface UseFetchWithRetryResult<T> extends FetchWithRetryState<T> {
   cancel(): void;
 }
 
-interface Keyed<T> {
-  key: string | null;
-  view: FetchWithRetryState<T>;
-}
-
 /** The hook's own default, gentler on a user's patience than `fetchWithRetry`'s full jitter. */
 const defaultBackoff = (): Backoff => exponential({ base: 500, cap: 10_000, jitter: 0.25 });
 
@@ -112,17 +108,11 @@ export function useFetchWithRetry<T = unknown>(
   const keyRef = useLatest(key);
   const optionsRef = useLatest(options);
   const retries = options?.retries ?? DEFAULT_RETRIES;
-  const [state, setState] = useState<Keyed<T>>({ key: null, view: before(null, retries) });
+  const state = useKeyedState<FetchWithRetryState<T>>(key, (k) => before(k, retries));
   const call = useRef<SkippableFetch | null>(null);
 
   const { restart, cancel: abort } = useRun(key, (signal, runKey) => {
-    const update = (next: (view: FetchWithRetryState<T>) => FetchWithRetryState<T>): void => {
-      if (signal.aborted) return;
-      setState((s) => {
-        const view = next(s.key === runKey ? s.view : before(runKey, retries));
-        return view === s.view ? s : { key: runKey, view };
-      });
-    };
+    const update = state.updaterFor(signal, runKey);
     const { init, parse: _parse, ...given } = optionsRef.current ?? {};
     const runRetries = given.retries ?? DEFAULT_RETRIES;
     const now = (): number => (given.env?.now ?? Date.now)();
@@ -168,14 +158,11 @@ export function useFetchWithRetry<T = unknown>(
   const retryNow = useCallback(() => {
     call.current?.skipWait();
   }, []);
+  const { change } = state;
   const cancel = useCallback(() => {
     abort();
-    setState((s) => {
-      const current = s.key === keyRef.current ? s.view : before<T>(keyRef.current, optionsRef.current?.retries ?? DEFAULT_RETRIES);
-      return current.loading ? { key: keyRef.current, view: { ...current, loading: false, nextAttemptAt: undefined } } : s;
-    });
-  }, [abort, keyRef, optionsRef]);
+    change(keyRef.current, (view) => (view.loading ? { ...view, loading: false, nextAttemptAt: undefined } : view));
+  }, [abort, change, keyRef]);
 
-  const view = state.key === key ? state.view : before<T>(key, retries);
-  return { ...view, retry: restart, retryNow, cancel };
+  return { ...state.view, retry: restart, retryNow, cancel };
 }

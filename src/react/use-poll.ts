@@ -1,7 +1,8 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { poll } from '../core/poll.js';
 import type { PollOptions } from '../core/poll-options.js';
 import { applyPollEvent, IDLE, type PollState } from './poll-state.js';
+import { useKeyedState } from './use-keyed-state.js';
 import { useLatest } from './use-latest.js';
 import { useRun } from './use-run.js';
 
@@ -11,11 +12,6 @@ export interface UsePollResult<T> extends PollState<T> {
   retry(): void;
   /** Stops polling (the request in flight and the wait); `status` becomes `'idle'`, `data` is kept. */
   cancel(): void;
-}
-
-interface Keyed<T> {
-  key: string | null;
-  view: PollState<T>;
 }
 
 /**
@@ -40,18 +36,12 @@ interface Keyed<T> {
  */
 export function usePoll<T = unknown>(url: string | URL | null, options?: PollOptions<T>): UsePollResult<T> {
   const key = url === null ? null : String(url);
+  const keyRef = useLatest(key);
   const optionsRef = useLatest(options);
-  const [state, setState] = useState<Keyed<T>>({ key: null, view: IDLE });
+  const state = useKeyedState<PollState<T>>(key, () => IDLE);
 
   const { restart, cancel: abort } = useRun(key, (signal, runKey) => {
-    const update = (next: (view: PollState<T>) => PollState<T>): void => {
-      if (signal.aborted) return;
-      setState((s) => {
-        const before = s.key === runKey ? s.view : IDLE;
-        const view = next(before);
-        return view === s.view ? s : { key: runKey, view };
-      });
-    };
+    const update = state.updaterFor(signal, runKey);
     const latest = (): PollOptions<T> => optionsRef.current ?? {};
     const given = latest();
     // A caller's own signal stops polling the way cancel() does.
@@ -82,13 +72,11 @@ export function usePoll<T = unknown>(url: string | URL | null, options?: PollOpt
       .finally(() => given.signal?.removeEventListener('abort', onCallerAbort));
   });
 
+  const { change } = state;
   const cancel = useCallback(() => {
     abort();
-    setState((s) =>
-      s.view.status === 'polling' ? { ...s, view: { ...s.view, status: 'idle', attempt: 0, nextAttemptAt: undefined } } : s,
-    );
-  }, [abort]);
+    change(keyRef.current, (view) => (view.status === 'polling' ? { ...view, status: 'idle', attempt: 0, nextAttemptAt: undefined } : view));
+  }, [abort, change, keyRef]);
 
-  const view = state.key === key ? state.view : IDLE;
-  return { ...view, retry: restart, cancel };
+  return { ...state.view, retry: restart, cancel };
 }
