@@ -52,9 +52,11 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
     const controller = new AbortController();
     stop.current = controller;
     setProblem(undefined);
+    // Browser tests: `?cooperateJob=ID` makes Start watch that existing job instead of a new one, so two tabs can share it.
+    const given = new URLSearchParams(location.search).get('cooperateJob');
     let job: { id: string };
     try {
-      job = await api.createJob({ duration: 15_000, outcome: 'done' });
+      job = given ? { id: given } : await api.createJob({ duration: 15_000, outcome: 'done' });
     } catch (error) {
       setProblem(String(error));
       return;
@@ -113,16 +115,32 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
         </div>
         <div className="actions" role="group" aria-label="cooperation mode">
           {MODES.map(([value, label]) => (
-            <button key={value} className={mode === value ? 'primary' : undefined} aria-pressed={mode === value} onClick={() => setMode(value)}>
+            <button
+              key={value}
+              className={mode === value ? 'primary' : undefined}
+              aria-pressed={mode === value}
+              data-testid={`cooperate-mode-${value}`}
+              onClick={() => setMode(value)}
+            >
               {label}
             </button>
           ))}
-          <button onClick={() => void start()}>Start {POLLERS} pollers</button>
+          <button data-testid="cooperate-start" onClick={() => void start()}>
+            Start {POLLERS} pollers
+          </button>
         </div>
       </div>
       {problem && <p className="error-text">Could not create a job: {problem}</p>}
       {run && (
-        <p data-testid="cooperate-summary">
+        <p
+          data-testid="cooperate-summary"
+          data-job={run.job}
+          data-mode={run.mode}
+          data-sent={run.sent}
+          data-updates={run.updates.join(' ')}
+          data-finished={run.finished}
+          data-role={run.role}
+        >
           Job <code>{run.job}</code> ({MODES.find(([value]) => value === run.mode)![1]}): <strong>{run.sent}</strong> requests sent by
           this page for {rounds} updates each; independent pollers would have sent {run.sent > 0 ? '' : 'at least '}
           {alone}
