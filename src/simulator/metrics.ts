@@ -1,3 +1,4 @@
+import { parseRetryAfter } from '../http/parse-retry-after.js';
 import { percentile } from './percentile.js';
 
 /** What one strategy did to the modelled server. Times are virtual ms. */
@@ -75,8 +76,9 @@ export class MetricsRecorder {
   delivered(client: number, time: number, status: number, bytes: number, retryAfter: string | null): void {
     this.#statuses[status] = (this.#statuses[status] ?? 0) + 1;
     this.#bytes += bytes;
-    const seconds = retryAfter === null ? NaN : Number(retryAfter);
-    this.#notBefore[client] = seconds >= 0 ? time + seconds * 1000 : 0;
+    // Read as pollite reads it (seconds or an HTTP-date), but uncapped: the metric is what the server asked for.
+    const wait = parseRetryAfter(retryAfter, { now: time, max: Number.MAX_SAFE_INTEGER });
+    this.#notBefore[client] = wait === null ? 0 : time + wait;
     this.#setHealthy(client, status < 400 ? 1 : 0, time);
   }
 

@@ -1,3 +1,4 @@
+import { parseRetryAfter } from '../../http/parse-retry-after.js';
 import { countBodyBytes } from '../body-bytes.js';
 
 /** What one poller did to the demo API, measured where the requests leave. */
@@ -38,10 +39,9 @@ export function requestLog(options: { jobStart: number; outage?: { from: number;
       counting.add(counted);
       void counted.then(() => counting.delete(counted));
       if (response.status === 304) report.notModified += 1;
-      const retryAfter = Number(response.headers.get('retry-after'));
-      if (response.headers.has('retry-after') && Number.isFinite(retryAfter)) {
-        paceUntil = Math.max(paceUntil, now() + retryAfter * 1000);
-      }
+      // Read as pollite reads it (seconds or an HTTP-date), but uncapped: the report counts what the server asked for.
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'), { now: now(), max: Number.MAX_SAFE_INTEGER });
+      if (retryAfter !== null) paceUntil = Math.max(paceUntil, now() + retryAfter);
       return response;
     };
 
