@@ -7,6 +7,9 @@ import { RETRY_AFTER_SPREAD } from '../core/retry-decision.js';
  */
 const quietUntil = new Map<string, number>();
 
+/** Cooldowns on record above which a new one sweeps out those that have passed. */
+const SWEEP_ABOVE = 256;
+
 /** Statuses whose Retry-After speaks for the whole origin. */
 const COOLS_ORIGIN = (status: number): boolean => status === 429 || status === 503;
 
@@ -39,6 +42,8 @@ export function originCooldown(url: string): OriginCooldown {
   return {
     delay(now, random) {
       const until = quietUntil.get(origin) ?? 0;
+      // A cooldown that has passed is forgotten, so a process that talks to many origins keeps only those cooling now.
+      if (until > 0 && until <= now) quietUntil.delete(origin);
       if (until <= now || until <= honoured) return 0;
       honoured = until;
       return cooldownDelay(until, 0, now, random());
@@ -48,9 +53,14 @@ export function originCooldown(url: string): OriginCooldown {
       const until = now + retryAfter;
       honoured = Math.max(honoured, until);
       if (until > (quietUntil.get(origin) ?? 0)) quietUntil.set(origin, until);
+      // Origins nobody asks about again are swept here, rarely enough to cost nothing.
+      if (quietUntil.size > SWEEP_ABOVE) for (const [o, t] of quietUntil) if (t <= now) quietUntil.delete(o);
     },
   };
 }
+
+/** How many origins have a cooldown on record (for tests: passed ones are forgotten on the next look). */
+export const recordedCooldowns = (): number => quietUntil.size;
 
 /** Forgets every cooldown of this realm (tests, or a page that knows the outage is over). */
 export const clearCooldowns = (): void => quietUntil.clear();

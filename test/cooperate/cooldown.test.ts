@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearCooldowns, cooldownDelay } from '../../src/cooperate/origin-cooldown.js';
+import { clearCooldowns, cooldownDelay, originCooldown, recordedCooldowns } from '../../src/cooperate/origin-cooldown.js';
 import { poll, type PollEvent } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
 import { switchable, until, virtualClock } from './helpers/virtual-clock.js';
@@ -41,6 +41,29 @@ describe('cooldownDelay (pure)', () => {
 });
 
 describe('origin cooldown', () => {
+  it('forgets a cooldown once it has passed, so a process that meets many origins keeps only those cooling now', () => {
+    const origins = Array.from({ length: 1000 }, (_, i) => originCooldown(`http://127.0.0.1:${2000 + i}/x`));
+    origins.forEach((origin, i) => origin.note(503, 1000 + i, 0));
+    expect(recordedCooldowns()).toBe(1000);
+    const other = originCooldown('http://127.0.0.1:2000/y'); // same origin as the first, another caller
+    expect(other.delay(999, () => 0)).toBe(1);
+    expect(recordedCooldowns()).toBe(1000);
+    expect(other.delay(1000, () => 0)).toBe(0);
+    expect(recordedCooldowns()).toBe(999);
+    origins.forEach((origin) => origin.delay(5000, () => 0));
+    expect(recordedCooldowns()).toBe(0);
+    // A forgotten cooldown is really gone: a fresh 503 sets a new one.
+    origins[0]!.note(503, 2000, 6000);
+    expect(originCooldown('http://127.0.0.1:2000/z').delay(7000, () => 0)).toBe(1000);
+  });
+
+  it('origins nobody asks about again are swept when new cooldowns are recorded', () => {
+    for (let i = 0; i < 10_000; i += 1) originCooldown(`http://127.0.0.1:${10_000 + i}/`).note(429, 1000, i * 10);
+    // Each cooldown lasts 1 s and one arrives every 10 ms: about 100 are live at the end, never more than the sweep threshold + 1.
+    expect(recordedCooldowns()).toBeLessThanOrEqual(257);
+    expect(recordedCooldowns()).toBeGreaterThanOrEqual(100);
+  });
+
   it('a 503 with Retry-After quiets every other poller of the origin until then, with a spread', async () => {
     const server = await outageServer(503, '10');
     const clock = virtualClock({ random: 0.5 });
