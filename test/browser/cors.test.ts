@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoApi, type DemoApiOptions } from '../../src/demo/job-api.js';
 import type { PollEvent } from '../../src/index.js';
 import { toNodeHandler } from '../../src/server/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { hasChromium, launchChromium } from './helpers/chromium.js';
+import { polliteBundle, servePollitePage } from './helpers/pollite-page.js';
 
 // A page on one origin (127.0.0.1:A) polls the demo job API on another
 // (127.0.0.1:B) with pollite's `poll`, in real headless Chromium. Once with
@@ -62,23 +62,11 @@ describe.skipIf(!hasChromium())('a cross-origin page polling the demo API in Chr
   let naive: Awaited<ReturnType<typeof startApi>> | undefined;
 
   beforeAll(async () => {
-    const bundle = await build({
-      stdin: { contents: "export { poll, constant } from './src/index.ts';", resolveDir: process.cwd(), loader: 'ts' },
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      write: false,
-      logLevel: 'silent',
-    });
-    const code = bundle.outputFiles[0]!.text;
+    const code = await polliteBundle();
     page = await startServer((_req, res, seen) => {
-      if (seen.path === '/pollite.js') {
-        res.writeHead(200, { 'content-type': 'text/javascript' });
-        res.end(code);
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<!doctype html><title>poller</title><script type="module">import * as p from "/pollite.js"; window.pollite = p;</script>');
+      if (servePollitePage(seen.path, res, code)) return;
+      res.writeHead(404);
+      res.end();
     });
     [polite, naive] = await Promise.all([startApi(undefined), startApi('origin-only')]);
     chromium = await launchChromium();

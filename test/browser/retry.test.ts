@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { hasChromium, launchChromium } from './helpers/chromium.js';
+import { polliteBundle, servePollitePage } from './helpers/pollite-page.js';
 
 // fetchWithRetry in real Chromium: its own network error ("Failed to fetch")
 // is retried, and a cross-origin Retry-After is only honoured when the
@@ -34,18 +34,14 @@ function api(req: IncomingMessage, res: ServerResponse): void {
   res.end(String(status));
 }
 
-const PAGE = '<!doctype html><title>pollite</title><script type="module">import * as p from "/pollite.js"; window.pollite = p;</script>';
 const CORS = { 'access-control-allow-origin': '*' };
 
 describe.skipIf(!hasChromium())('fetchWithRetry in Chromium', () => {
   beforeAll(async () => {
-    const bundle = await build({ entryPoints: ['src/index.ts'], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
-    const code = bundle.outputFiles[0]!.text;
+    const code = await polliteBundle();
     pageServer = await startServer((req, res, seen) => {
-      if (seen.path === '/' || seen.path === '/pollite.js') {
-        res.writeHead(200, { 'content-type': seen.path === '/' ? 'text/html' : 'text/javascript' });
-        res.end(seen.path === '/' ? PAGE : code);
-      } else if (seen.path === '/favicon.ico') {
+      if (servePollitePage(seen.path, res, code)) return;
+      if (seen.path === '/favicon.ico') {
         res.writeHead(404);
         res.end();
       } else {

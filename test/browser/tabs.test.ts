@@ -1,8 +1,8 @@
-import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { hasChromium, launchChromium } from './helpers/chromium.js';
+import { polliteBundle, servePollitePage } from './helpers/pollite-page.js';
 
 // Cooperating pollers in real headless Chromium: several pages of one
 // persistent context are tabs of one profile (same origin, same Web Locks,
@@ -29,26 +29,9 @@ const jobRequests = (): TestServer['requests'] => server.requests.filter((r) => 
 
 describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium", () => {
   beforeAll(async () => {
-    const bundle = await build({
-      stdin: { contents: "export { poll } from './src/core/poll.ts';", resolveDir: process.cwd(), loader: 'ts' },
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      write: false,
-      logLevel: 'silent',
-    });
-    const code = bundle.outputFiles[0]!.text;
+    const code = await polliteBundle();
     server = await startServer((_req, res, seen) => {
-      if (seen.path === '/') {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<!doctype html><title>tab</title><script type="module">import * as p from "/pollite.js"; window.pollite = p;</script>');
-        return;
-      }
-      if (seen.path === '/pollite.js') {
-        res.writeHead(200, { 'content-type': 'text/javascript' });
-        res.end(code);
-        return;
-      }
+      if (servePollitePage(seen.path, res, code)) return;
       if (seen.path.startsWith('/job/')) {
         n += 1;
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
