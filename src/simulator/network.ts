@@ -9,7 +9,10 @@ const ifNoneMatchOf = (init: RequestInit | undefined): string | null => {
   const headers = init?.headers;
   if (headers === undefined) return null;
   if (headers instanceof Headers) return headers.get('if-none-match');
-  return new Headers(headers).get('if-none-match');
+  if (Array.isArray(headers)) return new Headers(headers).get('if-none-match');
+  // A plain record (what poll sends): read it as it is, a Headers per request would dominate a large fleet.
+  for (const name in headers) if (name.toLowerCase() === 'if-none-match') return (headers as Record<string, string>)[name]!;
+  return null;
 };
 
 /**
