@@ -103,7 +103,11 @@ export interface PollOptions<T = unknown> {
    * @default JSON, with 204 read as `undefined`
    */
   parse?: (response: Response) => Promise<T>;
-  /** Merged into every request (method, headers, credentials...). */
+  /**
+   * Merged into every request (method, headers, credentials...). Its
+   * `signal` (or else a `Request` input's own signal, as with fetch) stops
+   * polling exactly as `signal` does.
+   */
   init?: RequestInit;
   /** The fetch to use. @default globalThis.fetch, looked up when `poll` is called */
   fetch?: typeof fetch;

@@ -2,13 +2,16 @@ import { sharedPoll } from '../cooperate/shared-poll.js';
 import { linkedController } from '../env/abortable.js';
 import { startTimer } from '../env/timer.js';
 import { timeoutError } from '../errors/timeout-error.js';
-import { normalizePollOptions } from './normalize-poll-options.js';
+import { linkSignals } from '../retry/link-signals.js';
+import { normalizePollOptions, type NormalizedPollOptions } from './normalize-poll-options.js';
 import type { PollOptions } from './poll-options.js';
 import { pollLoop } from './poll-loop.js';
 import { requestFactory } from './request.js';
 import { checkInput } from './validate.js';
 
 const noop = (): void => undefined;
+
+const isSignal = (value: unknown): value is AbortSignal => typeof (value as AbortSignal | null | undefined)?.addEventListener === 'function';
 
 /**
  * Polls `input` until `isDone` accepts a body, politely: one request in
@@ -33,9 +36,22 @@ const noop = (): void => undefined;
  */
 export async function poll<T = unknown>(input: string | URL | Request, options?: PollOptions<T>): Promise<T> {
   checkInput(input);
-  const o = normalizePollOptions(options);
-  if (o.signal?.aborted) throw o.signal.reason;
-  if (o.share) return sharedPoll(input, o);
+  const given = normalizePollOptions(options);
+  // The request's own signal (as with fetch, `init.signal` replaces a Request's) stops polling as `signal` does.
+  const requestSignal = given.init.signal ?? (typeof input === 'object' && !(input instanceof URL) ? input.signal : undefined);
+  const callers = isSignal(requestSignal) && requestSignal !== given.signal ? linkSignals(given.signal ? [given.signal, requestSignal] : [requestSignal]) : undefined;
+  const o = callers ? { ...given, signal: callers.controller.signal } : given;
+  try {
+    if (o.signal?.aborted) throw o.signal.reason;
+    if (o.share) return await sharedPoll(input, o);
+    return await pollAlone(input, o);
+  } finally {
+    callers?.release();
+  }
+}
+
+/** One caller's own request loop, bounded by its signal and deadline. */
+async function pollAlone<T>(input: string | URL | Request, o: NormalizedPollOptions<T>): Promise<T> {
   // No signal and no deadline: nothing can abort the loop, so it runs without a controller.
   const loop = o.signal
     ? linkedController(o.signal)

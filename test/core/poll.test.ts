@@ -266,6 +266,45 @@ describe('poll: abort and deadlines', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("init.signal stops polling as signal does, during a wait: one request, its reason, no listener left", async () => {
+    server = await startServer(scripted([json(200, { status: 'running' })]));
+    const controller = new AbortController();
+    const reason = new Error('stop via init');
+    const { env, pending } = recordingEnv({ scale: 1 });
+    const promise = poll(server.url, { init: { signal: controller.signal }, interval: 60_000, env, onEvent: (e) => e.type === 'wait' && controller.abort(reason) });
+    await expect(promise).rejects.toBe(reason);
+    expect(server.requests).toHaveLength(1);
+    expect(pending()).toBe(0);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it("a Request's own signal stops polling during fetch with its reason (not a network failure to retry)", async () => {
+    server = await startServer(() => undefined);
+    const controller = new AbortController();
+    const promise = poll(new Request(server.url, { signal: controller.signal }), { env: recordingEnv().env });
+    await new Promise((r) => setTimeout(r, 50));
+    const reason = new Error('stop via Request');
+    controller.abort(reason);
+    await expect(promise).rejects.toBe(reason);
+    expect(server.requests).toHaveLength(1);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('an init.signal already aborted sends nothing; with signal too, whichever aborts first wins', async () => {
+    server = await startServer(scripted([json(200, { status: 'done' })]));
+    const reason = new Error('already');
+    await expect(poll(server.url, { init: { signal: AbortSignal.abort(reason) } })).rejects.toBe(reason);
+    expect(server.requests).toHaveLength(0);
+    const outer = new AbortController();
+    const inner = new AbortController();
+    const promise = poll(server.url, { signal: outer.signal, init: { signal: inner.signal }, interval: 60_000, env: recordingEnv({ scale: 1 }).env });
+    await new Promise((r) => setTimeout(r, 50));
+    outer.abort(reason);
+    await expect(promise).rejects.toBe(reason);
+    expect(getEventListeners(inner.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(outer.signal, 'abort')).toHaveLength(0);
+  });
+
   it('a signal reused across many polls accumulates no listeners', async () => {
     server = await startServer(scripted([json(200, { status: 'done' })]));
     const controller = new AbortController();
