@@ -1,13 +1,12 @@
 import type { Environment } from '../env/environment.js';
-import { sleepIn } from '../env/sleep.js';
 import { parseRetryAfter } from '../http/parse-retry-after.js';
 import { responseOf } from '../retry/error-outcome.js';
 import { originCooldown, type OriginCooldown } from './origin-cooldown.js';
 
 /** What `retry` and `fetchWithRetry` need to take part in the origin cooldown. */
 export interface RetryCooldown {
-  /** Waits out the cooldown of the origin (of `url`, or of the last answer seen); undefined when clear. */
-  wait(signal: AbortSignal | undefined, url?: string): Promise<void> | undefined;
+  /** ms to wait for the cooldown of the origin (of `url`, or of the last answer seen); 0 when clear. Counts it as honoured. */
+  delay(url?: string): number;
   /** Records an answer: a 429 or 503 with Retry-After cools its origin for every pollite request. */
   note(response: { status: number; headers: { get(name: string): string | null } }, url: string | undefined): void;
   /** Records a failure of `retry`'s `fn`: an error carrying a response and a URL (an `HttpError`) counts as that answer. */
@@ -26,9 +25,8 @@ export function retryCooldown(env: Environment, maxRetryAfter: number): RetryCoo
     return cooldown;
   };
   const gate: RetryCooldown = {
-    wait(signal, url) {
-      const delay = of(url)?.delay(env.now(), env.random) ?? 0;
-      return delay > 0 ? sleepIn(env, delay, signal) : undefined;
+    delay(url) {
+      return of(url)?.delay(env.now(), env.random) ?? 0;
     },
     note(response, url) {
       const now = env.now();

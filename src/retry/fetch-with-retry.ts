@@ -65,7 +65,7 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
       // A signal that can never abort is not handed to fetch: it would only
       // make fetch listen to it, and the loop create it.
       attempt: (ctx, cancellable) => sendAttempt(o.fetch, request, cancellable ? ctx.signal : undefined, cooldown),
-      ...(cooldown ? { gate: (signal: AbortSignal | undefined) => cooldown.wait(signal, request.url) } : {}),
+      ...(cooldown ? { gate: () => cooldown.delay(request.url) } : {}),
       retryable: mayRetry(o, method, key !== null, fetchInit),
       failureOf: (response) =>
         o.statusCodes.includes(response.status)

@@ -13,6 +13,8 @@ export interface FailedValue {
   /** What `shouldRetry`, `onRetry` and a deadline's `cause` see. */
   error: unknown;
   outcome: FailureOutcome;
+  /** The attempt ran out of its own `attemptTimeout`: retryable whatever `shouldRetry` says, as documented. */
+  attemptTimedOut?: boolean;
 }
 
 /** What one caller of the loop (`retry`, `fetchWithRetry`) plugs into it. */
@@ -29,10 +31,12 @@ export interface RetryLoopSpec<T> {
   /** Frees a failed value before retrying (fetch: cancels the body). */
   discard?(value: T): void;
   /**
-   * Waits before an attempt (the origin's cooldown), outside the attempt's
-   * `attemptTimeout`: waiting is not trying, so it never costs a retry.
+   * How long to wait before an attempt (the origin's cooldown), ms; 0 when
+   * clear. The wait is outside the attempt's `attemptTimeout` (waiting is
+   * not trying, so it never costs a retry) but inside the total `timeout`:
+   * one that would end past the deadline is not started.
    */
-  gate?(signal: AbortSignal | undefined): Promise<void> | undefined;
+  gate?(): number;
   /**
    * Which statuses (of a failed value, or of an error's `response`) are worth
    * another try. @default every status: `shouldRetry` has already accepted the error
@@ -90,8 +94,11 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
         };
 
   const runAttempt = async (attempt: number): Promise<AttemptResult<T>> => {
-    const gated = spec.gate?.(signal);
-    if (gated) await gated;
+    const gate = spec.gate?.() ?? 0;
+    if (gate > 0) {
+      if (env.now() + gate > deadline) throw timeoutError(`Retrying would wait past its ${o.timeout} ms deadline`, lastError);
+      await sleepIn(env, gate, signal);
+    }
     const child = o.attemptTimeout === undefined ? undefined : linkedController(signal!);
     const attemptSignal = child ? child.controller.signal : signal;
     let timedOut = false;
@@ -109,7 +116,7 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       const reported = timedOut ? attemptSignal!.reason : error;
-      return { error: reported, failure: { error: reported, outcome: errorOutcome(reported, timedOut) } };
+      return { error: reported, failure: { error: reported, outcome: errorOutcome(reported, timedOut), attemptTimedOut: timedOut } };
     } finally {
       stopAttemptTimer();
       child?.release();
@@ -135,7 +142,7 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
       lastError = failure.error;
       const wanted =
         spec.retryable !== false &&
-        (failure.outcome.type === 'timeout' || (await o.shouldRetry(failure.error, { attempt })));
+        (failure.attemptTimedOut === true || (await o.shouldRetry(failure.error, { attempt })));
       if (signal?.aborted) throw signal.reason;
       if (!wanted) {
         // Ending in anything but a retryable failure counts as a success.

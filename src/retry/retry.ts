@@ -38,5 +38,5 @@ export async function retry<T>(fn: (ctx: RetryContext) => Promise<T>, options?: 
         }
       }
     : async (ctx: RetryContext): Promise<T> => fn(ctx);
-  return runRetryLoop({ attempt, ...(cooldown ? { gate: (signal: AbortSignal | undefined) => cooldown.wait(signal) } : {}) }, o);
+  return runRetryLoop({ attempt, ...(cooldown ? { gate: () => cooldown.delay() } : {}) }, o);
 }

@@ -58,6 +58,22 @@ describe('origin cooldown across poll, retry and fetchWithRetry', () => {
     expect(paths()).toContain('/a');
   });
 
+  it('a cooldown wait that would end past the deadline is not started: fetchWithRetry rejects at once, sending nothing', async () => {
+    server = await outageServer();
+    const clock = virtualClock({ random: 0 });
+    const polled = poll(`${server.url}/outage`, { isDone: () => true, env: clock.env });
+    await until(() => clock.pending() === 1, 'the cooldown set by the 503');
+    const started = clock.now();
+    const error = (await fetchWithRetry(`${server.url}/a`, { retry: { env: clock.env, timeout: 700 } }).catch((e: unknown) => e)) as DOMException;
+    expect(error).toBeInstanceOf(DOMException);
+    expect(error.name).toBe('TimeoutError');
+    expect(error.message).toBe('Retrying would wait past its 700 ms deadline');
+    expect(clock.now()).toBe(started);
+    expect(paths()).toEqual(['/outage']);
+    await clock.advance(10_000);
+    await polled;
+  });
+
   it('retry learns the origin from an HttpError: it announces the cooldown, then honours a later one', async () => {
     server = await outageServer();
     const clock = virtualClock({ random: 0 });

@@ -117,6 +117,35 @@ describe('retry', () => {
   });
 });
 
+describe('shouldRetry and errors that look like timeouts', () => {
+  it.each([
+    ['an ETIMEDOUT code', () => Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' })],
+    ['a TimeoutError of its own', () => new DOMException('slow upstream', 'TimeoutError')],
+  ])('a custom shouldRetry can refuse %s thrown by fn: one call, that error', async (_what, make) => {
+    let calls = 0;
+    const thrown = make();
+    const error = await retry(
+      () => {
+        calls += 1;
+        return Promise.reject(thrown);
+      },
+      { env: recordingEnv().env, shouldRetry: () => false },
+    ).catch((e: unknown) => e);
+    expect(error).toBe(thrown);
+    expect(calls).toBe(1);
+  });
+
+  it('the default shouldRetry still retries them', async () => {
+    let calls = 0;
+    const result = await retry(
+      () => (++calls === 1 ? Promise.reject(Object.assign(new Error('read ETIMEDOUT'), { code: 'ETIMEDOUT' })) : Promise.resolve('ok')),
+      { env: recordingEnv().env },
+    );
+    expect(result).toBe('ok');
+    expect(calls).toBe(2);
+  });
+});
+
 describe('retry context', () => {
   it('hands fn a live AbortSignal even when nothing can abort the call', async () => {
     const seen: AbortSignal[] = [];
