@@ -5,6 +5,7 @@ import { sleepOrWake, type WakeSource } from '../env/sleep-or-wake.js';
 import { startTimer } from '../env/timer.js';
 import { whenVisibleIn } from '../env/when-visible.js';
 import { HttpError } from '../errors/http-error.js';
+import { isParseError } from '../errors/parse-error.js';
 import { PollGaveUpError } from '../errors/poll-gave-up-error.js';
 import { timeoutError } from '../errors/timeout-error.js';
 import { discardBody, parseWith } from '../http/body.js';
@@ -142,8 +143,12 @@ export async function pollLoop<T>(
             data = await (attemptSignal ? abortable(parsed, attemptSignal) : parsed);
           } catch (error) {
             if (signal?.aborted) throw signal.reason;
-            if (!timedOut) throw error;
-            failure = { type: 'timeout', error };
+            if (timedOut) failure = { type: 'timeout', error };
+            // The connection broke while the body was read (fetch rejects a body read with a TypeError; a bad body
+            // is a SyntaxError): a network failure like any other, not a bad body.
+            else if (isParseError(error) && response.bodyUsed && (error.cause as Error | undefined)?.name === 'TypeError') {
+              failure = { type: 'network', error: error.cause };
+            } else throw error;
           }
           if (!failure) {
             // Only a body that arrived resets failures and moves the ETag: a body read that timed out is a failure,
