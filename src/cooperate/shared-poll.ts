@@ -71,15 +71,19 @@ function join<T>(loop: SharedLoop, o: NormalizedPollOptions<T>, onEmpty: () => v
 }
 
 /**
- * `poll` with `share`: joins the realm's loop for the same method, URL and
- * headers, or starts one with this caller's options (`share: 'tabs'`
- * coordinates it with the other tabs where Web Locks and BroadcastChannel
- * exist). Settles like `poll`, for this caller alone.
+ * `poll` with `share`: joins the realm's loop for the same method, URL,
+ * headers and body, or starts one with this caller's options (`share:
+ * 'tabs'` coordinates it with the other tabs where Web Locks and
+ * BroadcastChannel exist). Settles like `poll`, for this caller alone.
+ * `undefined` when the request cannot be shared (its body cannot be
+ * compared): the caller then polls on its own.
  */
-export function sharedPoll<T>(input: string | URL | Request, o: NormalizedPollOptions<T>): Promise<T> {
+export function sharedPoll<T>(input: string | URL | Request, o: NormalizedPollOptions<T>): Promise<T> | undefined {
   const request = requestFactory(input, o.init);
+  const same = shareKey(request);
+  if (same === undefined) return undefined;
   const apis = o.share === 'tabs' ? tabApis() : undefined;
-  const key = `${apis ? 'tabs' : 'realm'} ${shareKey(request)}`;
+  const key = `${apis ? 'tabs' : 'realm'} ${same}`;
   const running = loops.get(key);
   const loop: SharedLoop = running ?? { callers: new Set(), stop: new AbortController() };
   const onEmpty = (): void => {

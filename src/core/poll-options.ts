@@ -82,7 +82,8 @@ export interface PollOptions<T = unknown> {
   cooldown?: boolean;
   /**
    * Share one request loop: `true` among the polls of this realm with the
-   * same URL, method and headers; `'tabs'` also across tabs of the origin
+   * same URL, method, headers and body (a string or URLSearchParams; a
+   * request whose body is a stream, Blob or FormData polls on its own); `'tabs'` also across tabs of the origin
    * (one tab elected with Web Locks polls and broadcasts every update over
    * BroadcastChannel; another visible tab takes over when it closes or is
    * hidden; like `true` where those APIs are missing). Each caller keeps

@@ -43,8 +43,7 @@ export async function poll<T = unknown>(input: string | URL | Request, options?:
   const o = callers ? { ...given, signal: callers.controller.signal } : given;
   try {
     if (o.signal?.aborted) throw o.signal.reason;
-    if (o.share) return await sharedPoll(input, o);
-    return await pollAlone(input, o);
+    return await ((o.share && sharedPoll(input, o)) || pollAlone(input, o));
   } finally {
     callers?.release();
   }

@@ -55,6 +55,30 @@ describe('share: true', () => {
     expect(server.requests.map((r) => `${r.method} ${r.path} ${r.headers['x-a'] ?? '-'}`).sort()).toEqual(['GET /x 1', 'GET /x 2', 'GET /y -', 'POST /x -']);
   });
 
+  it('a different body is a different loop: each caller gets the answer to its own body; the same body shares', async () => {
+    server = await startServer((req, res, seen) => sendJson(res, 200, { echo: seen.body }));
+    const post = (body: BodyInit): Promise<{ echo: string }> =>
+      poll<{ echo: string }>(`${server!.url}/search`, { share: true, isDone: () => true, init: { method: 'POST', body } });
+    const answers = await Promise.all([post('cats'), post('dogs'), post('cats'), post(new URLSearchParams({ q: 'owls' })), post(new URLSearchParams({ q: 'owls' }))]);
+    expect(answers.map((a) => a.echo)).toEqual(['cats', 'dogs', 'cats', 'q=owls', 'q=owls']);
+    expect(server.requests.map((r) => r.body).sort()).toEqual(['cats', 'dogs', 'q=owls']);
+  });
+
+  it('a body that cannot be compared without reading it (a stream, a Blob) is polled on its own, never shared', async () => {
+    server = await startServer((req, res, seen) => sendJson(res, 200, { echo: seen.body }));
+    const stream = (text: string): ReadableStream<Uint8Array> =>
+      new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(text)), c.close()) });
+    const base = { share: true, isDone: () => true } as const;
+    const answers = await Promise.all([
+      poll<{ echo: string }>(`${server.url}/s`, { ...base, init: { method: 'POST', body: stream('one'), duplex: 'half' } as RequestInit }),
+      poll<{ echo: string }>(`${server.url}/s`, { ...base, init: { method: 'POST', body: stream('two'), duplex: 'half' } as RequestInit }),
+      poll<{ echo: string }>(`${server.url}/s`, { ...base, init: { method: 'POST', body: new Blob(['three']) } }),
+      poll<{ echo: string }>(`${server.url}/s`, { ...base, init: { method: 'POST', body: new Blob(['four']) } }),
+    ]);
+    expect(answers.map((a) => a.echo)).toEqual(['one', 'two', 'three', 'four']);
+    expect(server.requests).toHaveLength(4);
+  });
+
   it('aborting one caller leaves the others polling; aborting the last stops the loop', async () => {
     server = await counting();
     const clock = virtualClock();
