@@ -38,9 +38,8 @@ export type PaceSignal = 'changed' | 'unchanged' | 'throttled';
 
 export const startPace = (pace: Pace): PaceState => ({ data: pace.min, slowdown: 0 });
 
-/** The wait the state asks for, within `min`..`max`; `floor` (a Retry-After on a 2xx) may lengthen it. */
-export const paceWait = (state: PaceState, pace: Pace, floor = 0): number =>
-  Math.min(pace.max, Math.max(pace.min, state.data, state.slowdown, floor));
+/** The wait the state asks for, within `min`..`max`. */
+export const paceWait = (state: PaceState, pace: Pace): number => Math.min(pace.max, Math.max(pace.min, state.data, state.slowdown));
 
 /**
  * The pure pacing rule: the next state after an answer (AIMD for 429s,
@@ -48,13 +47,17 @@ export const paceWait = (state: PaceState, pace: Pace, floor = 0): number =>
  * `factor ** (1 + random)` (`random` in [0, 1): between factor and factor²),
  * so clients throttled together do not keep returning together; measured
  * in `bench/cooperate.mjs`, this spread halves the 429s of a fleet.
+ * A `retryAfter` (ms) on a 2xx or 202 sets the data's wait outright,
+ * within `min`..`max`, shorter or longer than it was; later unchanged
+ * answers grow from there. A slowdown that 429s imposed still holds.
  */
-export function nextPace(state: PaceState, pace: Pace, signal: PaceSignal, random: number): PaceState {
+export function nextPace(state: PaceState, pace: Pace, signal: PaceSignal, random: number, retryAfter: number | null = null): PaceState {
   if (signal === 'throttled') {
     return { data: state.data, slowdown: Math.min(pace.max, paceWait(state, pace) * pace.factor ** (1 + random)) };
   }
   const slowdown = Math.max(0, state.slowdown - pace.step);
-  return { data: signal === 'changed' ? pace.min : Math.min(pace.max, state.data * pace.factor), slowdown };
+  const data = retryAfter !== null ? Math.min(pace.max, Math.max(pace.min, retryAfter)) : signal === 'changed' ? pace.min : Math.min(pace.max, state.data * pace.factor);
+  return { data, slowdown };
 }
 
 const finite = (value: unknown, atLeast: number): value is number =>

@@ -121,7 +121,7 @@ export async function pollLoop<T>(
     let failure: FailureOutcome | undefined;
     let response: Response | undefined;
     let signalled: PaceSignal = 'unchanged';
-    let paceFloor = 0;
+    let paceRetryAfter: number | null = null;
     try {
       try {
         const sent: Promise<Response> = o.fetch(...request.args(conditional ? etag : null, attemptSignal));
@@ -136,7 +136,7 @@ export async function pollLoop<T>(
           discardBody(response);
           failures = 0;
         } else if (response.ok) {
-          if (pace) paceFloor = parseRetryAfter(response.headers.get('retry-after'), { now: env.now(), max: o.maxRetryAfter }) ?? 0;
+          if (pace) paceRetryAfter = parseRetryAfter(response.headers.get('retry-after'), { now: env.now(), max: o.maxRetryAfter });
           let data: T | undefined;
           try {
             const parsed = parseWith(o.parse, response, request.url, attemptSignal);
@@ -177,8 +177,8 @@ export async function pollLoop<T>(
     if (!failure) {
       let delay = o.interval;
       if (pace && state) {
-        state = nextPace(state, pace, signalled, 0);
-        delay = paceWait(state, pace, paceFloor);
+        state = nextPace(state, pace, signalled, 0, paceRetryAfter);
+        delay = paceWait(state, pace);
       }
       emit({ type: 'wait', delay, at: env.now() + delay });
       await wait(delay, intervalWakes);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkInterval, nextPace, paceWait, startPace, type Pace, type PaceSignal } from '../../src/cooperate/adaptive-interval.js';
+import { checkInterval, nextPace, paceWait, startPace, type Pace, type PaceSignal, type PaceState } from '../../src/cooperate/adaptive-interval.js';
 import { clearCooldowns } from '../../src/cooperate/origin-cooldown.js';
 import { poll, type PollEvent } from '../../src/index.js';
 import { recordingEnv } from '../helpers/env.js';
@@ -37,10 +37,20 @@ describe('the pacing rule (pure)', () => {
     expect(walk(['throttled', 'throttled', 'throttled'], 0.999)).toEqual([expect.any(Number), 8000, 8000]);
   });
 
-  it('a Retry-After floor lengthens one wait within min..max', () => {
-    expect(paceWait(startPace(pace), pace, 5000)).toBe(5000);
-    expect(paceWait(startPace(pace), pace, 60_000)).toBe(8000);
-    expect(paceWait(startPace(pace), pace, 10)).toBe(1000);
+  it('a Retry-After on a 2xx sets the wait within min..max, shorter or longer, and unchanged answers grow from there', () => {
+    const at = (retryAfter: number, from = startPace(pace)): number => paceWait(nextPace(from, pace, 'unchanged', 0, retryAfter), pace);
+    expect(at(5000)).toBe(5000);
+    expect(at(60_000)).toBe(8000);
+    expect(at(10)).toBe(1000);
+    // After three unchanged answers the wait had grown to 8000: a Retry-After of 1.5 s brings it back.
+    const grown = ['unchanged', 'unchanged', 'unchanged'].reduce((s: PaceState, signal) => nextPace(s, pace, signal as PaceSignal, 0), startPace(pace));
+    expect(paceWait(grown, pace)).toBe(8000);
+    const set = nextPace(grown, pace, 'unchanged', 0, 1500);
+    expect(paceWait(set, pace)).toBe(1500);
+    expect(paceWait(nextPace(set, pace, 'unchanged', 0), pace)).toBe(3000);
+    // A slowdown that 429s imposed still holds.
+    const throttled = nextPace(startPace(pace), pace, 'throttled', 0);
+    expect(paceWait(nextPace(throttled, pace, 'changed', 0, 1000), pace)).toBe(throttled.slowdown - pace.step);
   });
 
   it.each([
@@ -85,6 +95,14 @@ describe('poll with an adaptive interval, against a real server', () => {
     const events: PollEvent[] = [];
     await poll<{ status: string }>(server.url, { isDone: (j) => j.status === 'done', interval: { min: 1000, max: 60_000 }, env: recordingEnv().env, onEvent: (e) => events.push(e) });
     expect(waits(events)).toEqual([5000, 60_000]);
+  });
+
+  it('an unchanged 202 with Retry-After: 1 waits 1 s each time: the header sets the wait, the growth does not override it', async () => {
+    const queued = json(202, { status: 'queued' }, { 'retry-after': '1' });
+    server = await startServer(scripted([queued, queued, queued, queued, json(200, { status: 'done' })]));
+    const events: PollEvent[] = [];
+    await poll<{ status: string }>(server.url, { isDone: (j) => j.status === 'done', interval: { min: 500, max: 8000 }, env: recordingEnv().env, onEvent: (e) => events.push(e) });
+    expect(waits(events)).toEqual([1000, 1000, 1000, 1000]);
   });
 
   it('a 429 slows the poller down multiplicatively and successes bring it back step by step', async () => {
