@@ -17,11 +17,16 @@ const COOLS_ORIGIN = (status: number): boolean => status === 429 || status === 5
  * How long a request must wait for the origin's cooldown, as a pure
  * function: nothing once `until` has passed or when this caller already
  * honoured that same cooldown (it set it, or waited for it); otherwise the
- * time left plus a spread of up to {@link RETRY_AFTER_SPREAD} of it, so the
- * pollers it held back do not return in lockstep.
+ * time left, capped at this caller's own `max` (its `maxRetryAfter`: another
+ * caller's answer must not hold it longer than its own would), plus a
+ * spread of up to {@link RETRY_AFTER_SPREAD} of it, so the pollers it held
+ * back do not return in lockstep.
  */
-export const cooldownDelay = (until: number, honoured: number, now: number, random: number): number =>
-  until <= now || until <= honoured ? 0 : until - now + (until - now) * RETRY_AFTER_SPREAD * random;
+export const cooldownDelay = (until: number, honoured: number, now: number, random: number, max = Infinity): number => {
+  if (until <= now || until <= honoured) return 0;
+  const left = Math.min(until - now, max);
+  return left + left * RETRY_AFTER_SPREAD * random;
+};
 
 /** One caller's view of the cooldown of the origin it talks to. */
 export interface OriginCooldown {
@@ -33,10 +38,11 @@ export interface OriginCooldown {
 
 /**
  * The cooldown of `url`'s origin for one caller (`poll`, `retry`,
- * `fetchWithRetry`). A caller never waits twice for the same cooldown, so its
- * own Retry-After wait and the cooldown it set are one wait, not two.
+ * `fetchWithRetry`), whose waits are capped at `maxRetryAfter` (plus the
+ * spread). A caller never waits twice for the same cooldown, so its own
+ * Retry-After wait and the cooldown it set are one wait, not two.
  */
-export function originCooldown(url: string): OriginCooldown {
+export function originCooldown(url: string, maxRetryAfter = Infinity): OriginCooldown {
   const origin = new URL(url).origin;
   let honoured = 0;
   return {
@@ -46,7 +52,7 @@ export function originCooldown(url: string): OriginCooldown {
       if (until > 0 && until <= now) quietUntil.delete(origin);
       if (until <= now || until <= honoured) return 0;
       honoured = until;
-      return cooldownDelay(until, 0, now, random());
+      return cooldownDelay(until, 0, now, random(), maxRetryAfter);
     },
     note(status, retryAfter, now) {
       if (!COOLS_ORIGIN(status) || !retryAfter || origin === 'null') return;

@@ -21,7 +21,7 @@ export interface RetryCooldown {
 export function retryCooldown(env: Environment, maxRetryAfter: number): RetryCooldown {
   let cooldown: OriginCooldown | undefined;
   const of = (url: string | undefined): OriginCooldown | undefined => {
-    if (!cooldown && url && URL.canParse(url)) cooldown = originCooldown(url);
+    if (!cooldown && url && URL.canParse(url)) cooldown = originCooldown(url, maxRetryAfter);
     return cooldown;
   };
   const gate: RetryCooldown = {

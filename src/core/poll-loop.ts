@@ -53,7 +53,7 @@ export async function pollLoop<T>(
 ): Promise<T> {
   const { env, pace } = o;
   const emit = o.onEvent ?? noop;
-  const cooldown = o.cooldown ? originCooldown(request.url) : undefined;
+  const cooldown = o.cooldown ? originCooldown(request.url, o.maxRetryAfter) : undefined;
   // The pauses that are on: when each holds, how to hear it change, and the wake it gives an interval wait.
   const pauses = (
     [

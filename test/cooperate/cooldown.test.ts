@@ -38,6 +38,12 @@ describe('cooldownDelay (pure)', () => {
   ])('until %i, honoured %i, now %i, random %f → %i ms', (untilAt, honoured, now, random, delay) => {
     expect(cooldownDelay(untilAt, honoured, now, random)).toBe(delay);
   });
+
+  it("caps the time left at the caller's own maxRetryAfter, then adds the spread", () => {
+    expect(cooldownDelay(122_000, 0, 2000, 0, 1000)).toBe(1000);
+    expect(cooldownDelay(122_000, 0, 2000, 1, 1000)).toBe(1200);
+    expect(cooldownDelay(2500, 0, 2000, 0, 1000)).toBe(500);
+  });
 });
 
 describe('origin cooldown', () => {
@@ -82,6 +88,22 @@ describe('origin cooldown', () => {
     await clock.advance(1);
     await Promise.all([first, ...others]);
     expect(paths(server).slice(1).sort()).toEqual(['/b', '/c', '/d', '/outage']);
+  });
+
+  it("another caller's Retry-After: 120 holds a poll with maxRetryAfter: 1000 at most 1.2 s", async () => {
+    const server = await outageServer(503, '120');
+    const clock = virtualClock({ random: 1 });
+    const events: PollEvent[] = [];
+    const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env });
+    await until(() => clock.pending() === 1, 'the 503');
+    const capped = poll<Job>(`${server.url}/b`, { isDone, maxRetryAfter: 1000, env: clock.env, onEvent: (e) => events.push(e) });
+    await until(() => clock.pending() === 2, 'the capped cooldown wait');
+    expect(events).toEqual([{ type: 'cooldown', delay: 1200, at: clock.now() + 1200, origin: server.url }]);
+    await clock.advance(1200);
+    await capped;
+    expect(paths(server)).toEqual(['/outage', '/b']);
+    await clock.advance(144_000);
+    await first;
   });
 
   it('a poller already in its interval wait honours a cooldown set meanwhile', async () => {
