@@ -94,12 +94,15 @@ export function sharedPoll<T>(input: string | URL | Request, o: NormalizedPollOp
   if (running) return joined;
   loops.set(key, loop);
   let sentAt = 0;
+  /** Tells the other tabs when this leader's next request is due. */
+  let announce: ((at: number) => void) | undefined;
   const loopOptions = (onUpdate: (data: unknown) => void): NormalizedPollOptions<unknown> => ({
     ...(o as NormalizedPollOptions<unknown>),
     isDone: () => loop.callers.size === 0,
     onUpdate,
     onEvent: (event) => {
       if (event.type === 'request') sentAt = o.env.now();
+      if (event.type === 'wait' || event.type === 'retry' || event.type === 'cooldown') announce?.(event.at);
       emit(loop)(event);
     },
     signal: undefined,
@@ -117,7 +120,10 @@ export function sharedPoll<T>(input: string | URL | Request, o: NormalizedPollOp
         pauseWhenHidden: o.pauseWhenHidden,
         interval: o.interval,
         stop,
-        lead: (signal, publish) => pollLoop(request, loopOptions((data) => publish(data, sentAt)), signal, Infinity),
+        lead: (signal, publish, schedule) => {
+          announce = schedule;
+          return pollLoop(request, loopOptions((data) => publish(data, sentAt)), signal, Infinity).finally(() => (announce = undefined));
+        },
         onTakeover: (delay) => emit(loop)({ type: 'wait', delay, at: o.env.now() + delay }),
         deliver: (data) => deliver(loop, data),
         fail: fails,

@@ -24,8 +24,12 @@ export interface TabShare<T> {
   interval: number;
   /** Aborts when this tab no longer needs the loop. */
   stop: AbortSignal;
-  /** Polls as the leader until `signal` aborts, calling `publish` with every body and when its request left. */
-  lead(signal: AbortSignal, publish: (data: T, sentAt: number) => void): Promise<unknown>;
+  /**
+   * Polls as the leader until `signal` aborts, calling `publish` with every
+   * body and when its request left, and `schedule` with the time its next
+   * request is due whenever it starts a wait (interval, retry, cooldown).
+   */
+  lead(signal: AbortSignal, publish: (data: T, sentAt: number) => void, schedule: (at: number) => void): Promise<unknown>;
   /** The wait before a new leader's first request. */
   onTakeover(delay: number): void;
   /** Hands a body (this tab's or another's) to this tab's callers. */
@@ -41,7 +45,9 @@ export interface TabShare<T> {
  * others only listen. A tab that is hidden (with `pauseWhenHidden`) leaves
  * the queue and, if it leads, steps down at once; when a leading tab closes
  * the browser frees its lock. Either way the next tab in the queue takes
- * over, its first request going out one interval after the last one.
+ * over, its first request going out when the last leader's next one was
+ * due: one interval after its last one, or later when it was waiting out a
+ * Retry-After, a backoff or a cooldown.
  */
 export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnType<typeof tabApis>>): void {
   const { env, stop } = share;
@@ -55,11 +61,25 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnT
   const hidden = (): boolean => share.pauseWhenHidden && env.visibility.hidden();
 
   let lastSent: number | undefined;
+  /** When the leader's next request is due: a new leader keeps its Retry-After, backoff or cooldown. */
+  let nextAt: number | undefined;
   // A late message from the previous leader is still news, even once this tab leads.
-  channel.onmessage = (event: MessageEvent<{ data: T; sentAt: number }>) => {
+  channel.onmessage = (event: MessageEvent<{ data: T; sentAt: number } | { nextAt: number }>) => {
     if (!leading) setRole('follower');
+    if ('nextAt' in event.data) {
+      nextAt = event.data.nextAt;
+      return;
+    }
     lastSent = event.data.sentAt;
+    nextAt = undefined;
     share.deliver(event.data.data);
+  };
+  const schedule = (at: number): void => {
+    try {
+      channel.postMessage({ nextAt: at });
+    } catch {
+      // The channel closed with the last local caller: no tab is left to tell.
+    }
   };
   // Post before delivering: the last local caller leaving closes the channel.
   const publish = (data: T, sentAt: number): void => {
@@ -80,14 +100,20 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnT
         setRole('leader');
         let finished = false;
         try {
-          // Keep the cadence across a handover: the first request goes out one
-          // interval after the last leader's last one, not at once. Even with
-          // no time left, yield once: the last leader's final post may still
-          // be queued behind the lock it released.
-          const delay = lastSent === undefined ? 0 : Math.max(0, Math.min(share.interval, lastSent + share.interval - env.now()));
+          // Keep the cadence across a handover: the first request goes out when
+          // the last leader's next one was due (its interval, or a Retry-After,
+          // backoff or cooldown it was waiting out), else one interval after its
+          // last one, not at once. Even with no time left, yield once: the last
+          // leader's final post may still be queued behind the lock it released.
+          const delay =
+            nextAt !== undefined
+              ? Math.max(0, nextAt - env.now())
+              : lastSent === undefined
+                ? 0
+                : Math.max(0, Math.min(share.interval, lastSent + share.interval - env.now()));
           if (delay > 0) share.onTakeover(delay);
           await sleepIn(env, delay, controller.signal);
-          await share.lead(controller.signal, publish);
+          await share.lead(controller.signal, publish, schedule);
           finished = true;
         } finally {
           leading = false;

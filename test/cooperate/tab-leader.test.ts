@@ -61,8 +61,18 @@ async function settle(clock: ReturnType<typeof virtualClock>, condition: () => b
   }, what);
 }
 
-/** A tab: its own stop signal, visibility, role log and received bodies; leading publishes a counter every interval. */
-function tab(name: string, clock: ReturnType<typeof virtualClock>, locks: ReturnType<typeof fakeLocks>, sent: Array<[string, number, number]>) {
+/**
+ * A tab: its own stop signal, visibility, role log and received bodies;
+ * leading publishes a counter, then announces and waits `wait(n)` ms (the
+ * interval, or a Retry-After the server sent with body n).
+ */
+function tab(
+  name: string,
+  clock: ReturnType<typeof virtualClock>,
+  locks: ReturnType<typeof fakeLocks>,
+  sent: Array<[string, number, number]>,
+  wait: (n: number) => number = () => 1000,
+) {
   const hidden = switchable(false);
   const stop = new AbortController();
   const roles: string[] = [];
@@ -75,12 +85,13 @@ function tab(name: string, clock: ReturnType<typeof virtualClock>, locks: Return
     pauseWhenHidden: true,
     interval: 1000,
     stop: stop.signal,
-    async lead(signal, publish) {
+    async lead(signal, publish, schedule) {
       for (;;) {
         counter = sent.length + 1;
         sent.push([name, counter, clock.now()]);
         publish(counter, clock.now());
-        await sleepIn(env, 1000, signal);
+        schedule(clock.now() + wait(counter));
+        await sleepIn(env, wait(counter), signal);
       }
     },
     deliver: (data) => void received.push(data),
@@ -125,6 +136,29 @@ describe('shareAcrossTabs', () => {
     expect(c.received).toEqual([1, 2, 3]);
     b.stop.abort();
     c.stop.abort();
+  });
+
+  it("a new leader keeps the last leader's longer wait (a Retry-After, a backoff), not just one interval", async () => {
+    names += 1;
+    const clock = virtualClock({ start: 0 });
+    const locks = fakeLocks();
+    const sent: Array<[string, number, number]> = [];
+    const retryAfter = (n: number): number => (n === 2 ? 60_000 : 1000);
+    const a = tab('a', clock, locks, sent, retryAfter);
+    const b = tab('b', clock, locks, sent, retryAfter);
+    await settle(clock, () => sent.length === 1);
+    await clock.advance(1000);
+    await settle(clock, () => b.received.length === 2, 'the second body, told to wait 60 s');
+    await clock.advance(300);
+    a.stop.abort();
+    await settle(clock, () => b.roles.length === 3, 'b takes over');
+    expect(b.roles).toEqual(['follower', 'leader', 'takeover 59700']);
+    await clock.advance(59_699);
+    expect(sent).toHaveLength(2);
+    await clock.advance(1);
+    await settle(clock, () => sent.length === 3);
+    expect(sent[2]).toEqual(['b', 3, 61_000]);
+    b.stop.abort();
   });
 
   it('a hidden leader steps down and a hidden tab never leads; it comes back to the queue when visible', async () => {
