@@ -5,7 +5,7 @@
 export interface AdaptiveInterval {
   /** Shortest wait, ms: after a change, and the floor of every wait. */
   min: number;
-  /** Longest wait, ms. */
+  /** Longest wait between answers that are not failures, ms; after a failure, the backoff is added on top of the wait. */
   max: number;
   /**
    * Each unchanged answer (304, or a body equal to the last) multiplies the
