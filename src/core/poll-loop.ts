@@ -175,6 +175,8 @@ export async function pollLoop<T>(
     }
 
     if (!failure) {
+      // A deadline met after a recovery has no failure to blame.
+      if (lastFailure !== undefined) setLastFailure((lastFailure = undefined));
       let delay = o.interval;
       if (pace && state) {
         state = nextPace(state, pace, signalled, 0, paceRetryAfter);

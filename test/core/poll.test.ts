@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError, ParseError, PollGaveUpError, poll, type PollEvent } from '../../src/index.js';
+import { until, virtualClock } from '../cooperate/helpers/virtual-clock.js';
 import { recordingEnv } from '../helpers/env.js';
 import { REFUSED_URL, scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 
@@ -317,6 +318,19 @@ describe('poll: abort and deadlines', () => {
     const error = (await poll(server.url, { timeout: 80 }).catch((e: unknown) => e)) as DOMException;
     expect(error).toBeInstanceOf(DOMException);
     expect(error.name).toBe('TimeoutError');
+  });
+
+  it('a deadline met after a recovery carries no stale failure as its cause', async () => {
+    server = await startServer(scripted([json(500, {}), json(200, { status: 'running' })]));
+    const clock = virtualClock();
+    const settled = poll(server.url, { timeout: 5000, interval: 3000, backoff: () => 0, env: clock.env }).catch((e: unknown) => e);
+    await until(() => server!.requests.length === 1 && clock.pending() === 2, 'the retry wait');
+    await clock.advance(3000);
+    const error = (await settled) as DOMException & { cause: unknown };
+    expect(error.name).toBe('TimeoutError');
+    expect(error.message).toMatch(/would wait past its deadline/);
+    expect(error.cause).toBeUndefined();
+    expect(server.requests).toHaveLength(2);
   });
 
   it('timeout does not start a wait that would end after the deadline, and carries the last failure', async () => {
