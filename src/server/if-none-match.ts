@@ -27,7 +27,8 @@ const opaqueTag = (entityTag: string): string | null => {
  */
 export function evaluateIfNoneMatch(fieldValue: string | null, currentETag: string): IfNoneMatchResult {
   if (fieldValue === null) return 'no-match';
-  const value = fieldValue.trim();
+  // Only OWS (space, tab) is trimmed: String#trim would also eat VT, FF and NBSP, which make a field malformed.
+  const value = fieldValue.replace(/^[ \t]+|[ \t]+$/g, '');
   if (value === '*') return 'match';
   const current = opaqueTag(currentETag);
   let matched = false;
