@@ -100,8 +100,10 @@ export interface PollOptions<T = unknown> {
    */
   conditional?: boolean;
   /**
-   * Reads a 2xx body. A throw becomes a `ParseError`.
-   * @default JSON, with 204 read as `undefined`
+   * Reads a 2xx body. A throw becomes a `ParseError`, except a `TypeError`
+   * from a body read that broke off (the connection dropped): that is a
+   * network failure, retried like any other.
+   * @default JSON, with 204 and an empty body (HEAD) read as `undefined`
    */
   parse?: (response: Response) => Promise<T>;
   /**

@@ -9,13 +9,14 @@ export function discardBody(response: Response): void {
   }
 }
 
-/** The default parser: JSON, with 204 and 205 read as `undefined`. */
+/** The default parser: JSON, with 204, 205 and an empty body (a HEAD request's) read as `undefined`. */
 export async function parseJson(response: Response): Promise<unknown> {
   if (response.status === 204 || response.status === 205) {
     discardBody(response);
     return undefined;
   }
-  return JSON.parse(await response.text()) as unknown;
+  const text = await response.text();
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
 }
 
 /** Runs `parse`, turning its failure into a {@link ParseError} that names the response. */

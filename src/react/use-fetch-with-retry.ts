@@ -25,7 +25,7 @@ export interface UseFetchWithRetryOptions<T> extends Omit<FetchRetryOptions, 'si
   init?: RequestInit;
   /**
    * Reads a 2xx body; read from the latest render. A throw becomes a `ParseError`.
-   * @default JSON, with 204 read as `undefined`
+   * @default JSON, with 204 and an empty body (HEAD) read as `undefined`
    */
   parse?: (response: Response) => Promise<T>;
 }

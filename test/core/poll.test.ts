@@ -210,6 +210,15 @@ describe('poll against a real server', () => {
     expect(error.cause).toBeInstanceOf(SyntaxError);
   });
 
+  it('reads an empty 200 as undefined, so a HEAD request can be polled (a health check)', async () => {
+    server = await startServer(scripted([(res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '42' }).end()]));
+    expect(await poll(server.url, { init: { method: 'HEAD' }, isDone: (data) => data === undefined })).toBeUndefined();
+    expect(server.requests.map((r) => r.method)).toEqual(['HEAD']);
+    await server.close();
+    server = await startServer(scripted([(res) => res.writeHead(200, { 'content-type': 'application/json' }).end()]));
+    expect(await poll(server.url, { isDone: (data) => data === undefined })).toBeUndefined();
+  });
+
   it('reports every event in order', async () => {
     server = await startServer(scripted([json(503, {}, { 'retry-after': '1' }), json(200, { status: 'running' }), json(200, { status: 'done' })]));
     const events: PollEvent[] = [];
