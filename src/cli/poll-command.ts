@@ -1,4 +1,4 @@
-import { isPollGaveUpError, isTimeoutError, poll } from '../index.js';
+import { fullJitter, isPollGaveUpError, isTimeoutError, poll } from '../index.js';
 import type { CliIo } from './cli-io.js';
 import { colorsFor } from './display/colors.js';
 import { silentDisplay, type Display, type OutputStream } from './display/display.js';
@@ -69,18 +69,45 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
   const succeeded = (body: unknown): boolean =>
     command.until.length === 0 || command.until.some((condition) => matchCondition(condition, body));
 
+  // --timeout is the command's own deadline, not poll's: poll refuses at once a wait
+  // that would end past its deadline, which would make `--timeout 1m` give up half a
+  // minute early while a service is still coming up. Here a backoff that would pass
+  // the last try (shortly before the deadline, so it can be answered) is shortened to
+  // end there; after the last try the command waits out the deadline and exits 124.
+  const deadline = command.timeout === undefined ? undefined : now() + command.timeout;
+  const lastTry = deadline === undefined ? 0 : deadline - Math.min(1000, command.timeout! / 10);
+  let finalTry = false;
+  const signals = [io.signal, command.timeout === undefined ? undefined : AbortSignal.timeout(command.timeout)].filter(
+    (signal): signal is AbortSignal => signal !== undefined,
+  );
+  const backoff = fullJitter({ base: 2000, cap: 30_000 });
+
   let code: number;
   let body: unknown;
   let failure: unknown;
   try {
     body = await poll<unknown>(command.url, {
       interval: command.interval,
-      timeout: command.timeout,
+      ...(deadline === undefined
+        ? {}
+        : {
+            backoff: (attempt: number) => {
+              const drawn = backoff(attempt);
+              const room = lastTry - now() - command.interval;
+              if (room >= 0) return Math.min(drawn, room);
+              // Past the last try's time, one try still fits before the deadline, once.
+              if (!finalTry && now() + command.interval < deadline) {
+                finalTry = true;
+                return 0;
+              }
+              return drawn + Math.max(0, deadline - now());
+            },
+          }),
       requestTimeout: command.requestTimeout,
       maxAttempts: command.maxAttempts ?? (command.timeout === undefined ? undefined : Number.MAX_SAFE_INTEGER),
       conditional: command.etag,
       init: { headers: command.headers },
-      signal: io.signal,
+      signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
       fetch: instrumentedFetch(hooks.fetch ?? globalThis.fetch, {
         onBytes: countBytes,
         onNetworkError: tracker.onNetworkError,

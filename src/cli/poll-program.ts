@@ -80,8 +80,8 @@ function toCommand(url: string, raw: RawOptions): PollCommand {
     until: (raw.until ?? []).map(condition),
     failWhen: (raw.failWhen ?? []).map(condition),
     interval: parseDuration(raw.interval, '--interval'),
-    timeout: raw.timeout === undefined ? undefined : parseDuration(raw.timeout, '--timeout'),
-    requestTimeout: raw.requestTimeout === undefined ? undefined : parseDuration(raw.requestTimeout, '--request-timeout'),
+    timeout: raw.timeout === undefined ? undefined : positiveDuration(raw.timeout, '--timeout'),
+    requestTimeout: raw.requestTimeout === undefined ? undefined : positiveDuration(raw.requestTimeout, '--request-timeout'),
     maxAttempts: raw.maxAttempts === undefined ? undefined : count(raw.maxAttempts, '--max-attempts'),
     headers: parseHeaders(raw.header ?? []),
     etag: raw.etag,
@@ -90,6 +90,13 @@ function toCommand(url: string, raw: RawOptions): PollCommand {
     verbose: raw.verbose === true,
     color: raw.color,
   };
+}
+
+/** A deadline of 0 would end before anything could be answered: refused, like a missing unit. */
+function positiveDuration(text: string, option: string): number {
+  const ms = parseDuration(text, option);
+  if (ms <= 0) throw new UsageError(`${option} '${text}' must be longer than 0`);
+  return ms;
 }
 
 function checkUrl(text: string): string {

@@ -119,7 +119,13 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
     const s = await serve(status(500));
     const run = await runCli([s.url, '-u', 'status=done', '-i', '10ms', '-t', '1500ms']);
     expectCode(run, 124);
-    expect(s.requests.length).toBeGreaterThanOrEqual(1);
+    expect(run.ms).toBeGreaterThanOrEqual(1400);
+    // Backoff that would pass the deadline is shortened: a last try goes out shortly before it
+    // (1.5 s - 150 ms), rather than giving up at once when the first long backoff is drawn.
+    const span = s.requests.at(-1)!.at - s.requests[0]!.at;
+    expect(span).toBeGreaterThanOrEqual(1100);
+    expect(span).toBeLessThanOrEqual(1500);
+    expect(s.requests.length).toBeLessThanOrEqual(12);
   });
 });
 
@@ -197,6 +203,8 @@ describe.concurrent('pollite <url>: usage errors', { timeout: 120_000 }, () => {
     [['--until', 'status'], "Invalid condition 'status': no operator"],
     [['--fail-when', 'progress>=lots'], "'>=' needs a number"],
     [['--max-attempts', '-1'], "--max-attempts '-1' must be a whole number >= 0"],
+    [['--timeout', '0'], "--timeout '0' must be longer than 0"],
+    [['--request-timeout', '0ms'], "--request-timeout '0ms' must be longer than 0"],
     [['--bogus'], "unknown option '--bogus'"],
     [['-H', 'no colon here'], "--header needs 'Name: value'"],
     [['-q', '-v'], "option '-q, --quiet' cannot be used with option '-v, --verbose'"],
