@@ -44,7 +44,28 @@ function toRequest(req: NodeRequestLike, origin: string | undefined, signal: Abo
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   const base = origin ?? `http://${headers.get('host') ?? 'localhost'}`;
-  return new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers, body, signal });
+  return new Request(requestUrl(req.url ?? '/', base), { method: req.method ?? 'GET', headers, body, signal });
+}
+
+/**
+ * The request target on `base`: a path is appended as it is (so `//evil.example/x`
+ * stays a path and never names a host), an absolute target (proxy form) keeps only
+ * its path and query, `*` (OPTIONS) is the origin itself.
+ */
+function requestUrl(target: string, base: string): URL {
+  if (target.startsWith('/')) return new URL(new URL(base).origin + target);
+  if (target === '*') return new URL(base);
+  const absolute = new URL(target);
+  return new URL(new URL(base).origin + absolute.pathname + absolute.search);
+}
+
+/** Methods a fetch `Request` cannot carry: the adapter answers them 501 itself. */
+const UNSUPPORTED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** Answers a request that never reached the handler, with no body. */
+function refuse(res: NodeResponseLike, status: 400 | 501): void {
+  res.writeHead(status, status === 400 ? 'Bad Request' : 'Not Implemented', { 'content-length': '0' });
+  res.end();
 }
 
 async function readBody(req: NodeRequestLike): Promise<BodyInit | null> {
@@ -115,9 +136,17 @@ export function toNodeHandler(
       if (!res.writableEnded) controller.abort(new DOMException('The client closed the connection', 'AbortError'));
     });
     try {
+      if (UNSUPPORTED_METHODS.has((req.method ?? '').toUpperCase())) return refuse(res, 501);
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
       const body = hasBody ? await readBody(req) : null;
-      const response = await handler(toRequest(req, origin, controller.signal, body));
+      let request: Request;
+      try {
+        request = toRequest(req, origin, controller.signal, body);
+      } catch {
+        // A Host or target no URL can be made of is the client's mistake, not the server's.
+        return refuse(res, 400);
+      }
+      const response = await handler(request);
       await send(response, res, req.method === 'HEAD');
     } catch (error) {
       if (!controller.signal.aborted) onError(error);

@@ -36,6 +36,34 @@ describe('toNodeHandler', () => {
     expect(seen!.headers['x-trace']).toBe('abc');
   });
 
+  /** Sends one raw request line and headers; resolves with the status the adapter answered. */
+  const raw = (url: string, options: { method?: string; path: string; headers?: Record<string, string> }): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest(url, { method: options.method ?? 'GET', path: options.path, headers: options.headers ?? {} }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('a target starting with // stays a path and never names a host; a proxy-form target keeps only its path', async () => {
+    server = await serveWeb((request) => new Response(request.url));
+    expect(await raw(server.url, { path: '//evil.example/x?y=1' })).toBe(200);
+    expect(await raw(server.url, { path: 'http://evil.example/p?q=2' })).toBe(200);
+    expect(server.exchanges.map((e) => e.url)).toEqual([`${server.url}//evil.example/x?y=1`, `${server.url}/p?q=2`]);
+  });
+
+  it('a Host no URL can be made of gets 400 and a method fetch cannot carry 501, without bothering the handler or onError', async () => {
+    const errors: unknown[] = [];
+    server = await serveWeb(() => new Response('ok'), { onError: (error) => errors.push(error) });
+    expect(await raw(server.url, { path: '/x', headers: { host: 'a b' } })).toBe(400);
+    expect(await raw(server.url, { method: 'TRACE', path: '/x' })).toBe(501);
+    expect(await raw(server.url, { path: '/x' })).toBe(200);
+    expect(server.exchanges).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+
   it('uses the configured origin instead of the Host header, and the standard reason phrase', async () => {
     server = await serveWeb((request) => new Response(request.url), { origin: 'https://api.example.com' });
     const response = await fetch(`${server.url}/a/b?c`);
