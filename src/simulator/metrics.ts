@@ -25,7 +25,11 @@ export interface StrategyMetrics {
   seen: { clients: number; p50: number | null; p99: number | null; max: number | null } | null;
   /** Times a client's poll gave up (it then started again, as an app would). */
   gaveUp: number;
-  /** Requests reaching the server in each virtual second. */
+  /**
+   * Requests reaching the server in each virtual second. The run includes
+   * its last instant (`duration` itself), so an arrival then counts in the
+   * last second, as in `requests`: the series always sums to `requests`.
+   */
   rps: number[];
 }
 
@@ -68,8 +72,8 @@ export class MetricsRecorder {
   arrived(time: number, inOutage: boolean): void {
     this.#requests += 1;
     if (inOutage) this.#duringOutage += 1;
-    const second = Math.floor(time / 1000);
-    if (second < this.#rps.length) this.#rps[second]! += 1;
+    // Arrivals come at most at `duration`: one exactly then belongs to the last second.
+    this.#rps[Math.min(Math.floor(time / 1000), this.#rps.length - 1)]! += 1;
   }
 
   /** A client receives an answer at `time`. */

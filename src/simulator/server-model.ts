@@ -1,38 +1,44 @@
 /** A window of virtual time, ms from the start of the simulation: `[start, end)`. */
 export interface Outage {
+  /** A finite number >= 0. */
   start: number;
+  /** A finite number >= `start`. */
   end: number;
   /**
-   * Seconds sent as `Retry-After` with the outage's 503s; `null` sends none.
+   * Whole seconds sent as `Retry-After` with the outage's 503s; `null` sends none.
    * @default null
    */
   retryAfter?: number | null;
 }
 
-/** What the modelled API does. Every time is virtual ms from the start. */
+/**
+ * What the modelled API does. Every time is virtual ms from the start;
+ * `simulate` refuses (with a TypeError naming it, e.g. `server.capacity`)
+ * a setting outside the range documented here, or a key not listed here.
+ */
 export interface ServerModel {
   /**
-   * Requests per second served; further requests in the same second get a
-   * 503 (with `overloadRetryAfter`, if set).
+   * Requests per second served (>= 0, or Infinity); further requests in the
+   * same second get a 503 (with `overloadRetryAfter`, if set).
    * @default Infinity
    */
   capacity?: number;
-  /** Seconds sent as `Retry-After` with overload 503s; `null` sends none. @default null */
+  /** Whole seconds sent as `Retry-After` with overload 503s; `null` sends none. @default null */
   overloadRetryAfter?: number | null;
   /** Windows in which every request gets a 503. @default [] */
   outages?: Outage[];
   /**
-   * A rate limit: beyond `rps` requests in one second, a 429 with
-   * `Retry-After: retryAfter` seconds (default 1: the window resets within
-   * the second).
+   * A rate limit: beyond `rps` requests in one second (>= 0, or Infinity), a
+   * 429 with `Retry-After: retryAfter` whole seconds (default 1: the window
+   * resets within the second).
    * @default none
    */
   rateLimit?: { rps: number; retryAfter?: number };
-  /** Time the server spends on each request, ms. @default 20 */
+  /** Time the server spends on each request, ms, a finite number >= 0. @default 20 */
   responseTime?: number;
-  /** When the polled job finishes; its body then says `done`. @default Infinity (never) */
+  /** When the polled job finishes (>= 0, or Infinity); its body then says `done`. @default Infinity (never) */
   jobDoneAt?: number;
-  /** Bytes of each 2xx body (padded JSON). @default 200 */
+  /** Bytes of each 2xx body (padded JSON), an integer from 0 to 100,000,000. @default 200 */
   bodyBytes?: number;
 }
 

@@ -1,36 +1,51 @@
 import { MetricsRecorder, type StrategyMetrics } from './metrics.js';
 import { simulatedFetch } from './network.js';
+import { normalizeOptions } from './normalize-options.js';
 import { deriveSeed, mulberry32, normal } from './prng.js';
-import { SCENARIO_NAMES, scenario as resolveScenario, type ScenarioName } from './scenarios.js';
+import type { ScenarioName } from './scenarios.js';
 import { ModelledServer, type ServerModel } from './server-model.js';
-import { STRATEGIES, type Strategy } from './strategies.js';
+import type { Strategy } from './strategies.js';
 import { VirtualTime } from './virtual-time.js';
 
-/** Options of {@link simulate}. Times are virtual ms. */
+/**
+ * Options of {@link simulate}. Times are virtual ms. Every option is
+ * checked before anything runs: a bad one is a TypeError naming it
+ * (``Expected `clients` to be an integer >= 1, got 0``), as is a key not
+ * listed here.
+ */
 export interface SimulateOptions {
-  /** Clients in the fleet. @default 1000 */
+  /** Clients in the fleet: an integer from 1 to 10,000,000 (each lives in memory). @default 1000 */
   clients?: number;
-  /** What happens to the server. @default 'outage' */
+  /** What happens to the server: `outage`, `outage-retry-after`, `rate-limit` or `job`. @default 'outage' */
   scenario?: ScenarioName;
-  /** Strategies to compare, each in its own run with the same seed. @default ['naive', 'exponential', 'pollite'] */
+  /**
+   * Strategies to compare (names of `STRATEGIES`, at least one), each in its
+   * own run with the same seed.
+   * @default ['naive', 'exponential', 'pollite']
+   */
   strategies?: string[];
-  /** Seed of every random draw: the same seed gives the same numbers. @default 1 */
+  /** Seed of every random draw, an integer: the same seed gives the same numbers. @default 1 */
   seed?: number;
-  /** Virtual time simulated. @default 300000 */
+  /** Virtual time simulated, from 1 ms to 2^31 - 1 ms (about 24.8 days). @default 300000 */
   duration?: number;
-  /** ms between polls. @default 2000 (poll's default) */
+  /** ms between polls, at least 1 (the virtual clock's resolution). @default 2000 (poll's default) */
   interval?: number;
-  /** Replaces (per key) the scenario's server model. */
+  /**
+   * Replaces (per key) the scenario's server model; `undefined` entries keep
+   * the scenario's value. The result's `description` then says what the
+   * customised server does instead of the scenario's text.
+   */
   server?: ServerModel;
-  /** One-way network delay, |Normal(mean, sd)| ms. @default { mean: 50, sd: 10 } */
+  /** One-way network delay, |Normal(mean, sd)| ms; both finite and >= 0. @default { mean: 50, sd: 10 } */
   latency?: { mean: number; sd: number };
-  /** Clients start at uniformly random times in `[0, startSpread)`. @default interval */
+  /** Clients start at uniformly random times in `[0, startSpread)`, a finite number >= 0. @default interval */
   startSpread?: number;
 }
 
 /** What {@link simulate} found. */
 export interface SimulationResult {
   scenario: ScenarioName;
+  /** What the server does: the scenario's text, or one made from the settings when `server` customised them. */
   description: string;
   clients: number;
   seed: number;
@@ -43,46 +58,8 @@ export interface SimulationResult {
 const URL_OF_JOB = 'https://api.example/jobs/1';
 const isDone = (data: unknown): boolean => (data as { status?: unknown } | null)?.status === 'done';
 
-const positiveInteger = (value: unknown, name: string): number => {
-  if (!Number.isInteger(value) || (value as number) < 1) throw new TypeError(`Expected \`${name}\` to be a positive integer`);
-  return value as number;
-};
-const duration = (value: unknown, name: string): number => {
-  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
-    throw new TypeError(`Expected \`${name}\` to be a finite number >= 0`);
-  }
-  return value;
-};
-
-/** Validates `options` once, naming the first bad one. */
-function normalize(options: SimulateOptions) {
-  if (typeof options !== 'object' || options === null) throw new TypeError('Expected `options` to be an object');
-  const clients = positiveInteger(options.clients ?? 1000, 'clients');
-  const name = options.scenario ?? 'outage';
-  if (!SCENARIO_NAMES.includes(name)) throw new TypeError(`Expected \`scenario\` to be one of ${SCENARIO_NAMES.join(', ')}`);
-  const strategies = (options.strategies ?? ['naive', 'exponential', 'pollite']).map((strategy) => {
-    const found = STRATEGIES[strategy];
-    if (!found) throw new TypeError(`Expected \`strategies\` to name only ${Object.keys(STRATEGIES).join(', ')}; got ${strategy}`);
-    return found;
-  });
-  if (strategies.length === 0) throw new TypeError('Expected `strategies` to name at least one strategy');
-  const seed = options.seed ?? 1;
-  if (!Number.isInteger(seed)) throw new TypeError('Expected `seed` to be an integer');
-  const resolved = resolveScenario(
-    name,
-    clients,
-    duration(options.interval ?? 2000, 'interval'),
-    duration(options.duration ?? 300_000, 'duration'),
-  );
-  const latency = options.latency ?? { mean: 50, sd: 10 };
-  duration(latency.mean, 'latency.mean');
-  duration(latency.sd, 'latency.sd');
-  const startSpread = duration(options.startSpread ?? resolved.interval, 'startSpread');
-  return { clients, seed, strategies, latency, startSpread, ...resolved, server: { ...resolved.server, ...options.server } };
-}
-
 /** Runs one strategy's fleet against a fresh server; every run with the same seed draws the same numbers. */
-async function run(strategy: Strategy, o: ReturnType<typeof normalize>): Promise<StrategyMetrics> {
+async function run(strategy: Strategy, o: ReturnType<typeof normalizeOptions>): Promise<StrategyMetrics> {
   const time = new VirtualTime();
   const server = new ModelledServer(o.server);
   const outages = o.server.outages ?? [];
@@ -132,7 +109,7 @@ async function run(strategy: Strategy, o: ReturnType<typeof normalize>): Promise
  * for (const s of result.strategies) console.log(s.strategy, s.requests, s.peakRpsAfterRecovery);
  */
 export async function simulate(options: SimulateOptions = {}): Promise<SimulationResult> {
-  const o = normalize(options);
+  const o = normalizeOptions(options);
   const strategies: StrategyMetrics[] = [];
   for (const strategy of o.strategies) strategies.push(await run(strategy, o));
   return {

@@ -88,14 +88,14 @@ describe('simulate: repeatable', () => {
 
 describe('simulate: bad options', () => {
   it.each([
-    [{ clients: 0 }, 'Expected `clients` to be a positive integer'],
-    [{ clients: 1.5 }, 'Expected `clients` to be a positive integer'],
-    [{ scenario: 'flood' }, 'Expected `scenario` to be one of outage, outage-retry-after, rate-limit, job'],
-    [{ strategies: ['pollite', 'yolo'] }, 'Expected `strategies` to name only naive, fetch-with-retry, exponential, pollite, equal-jitter, decorrelated-jitter; got yolo'],
+    [{ clients: 0 }, 'Expected `clients` to be an integer >= 1, got 0'],
+    [{ clients: 1.5 }, 'Expected `clients` to be an integer >= 1, got 1.5'],
+    [{ scenario: 'flood' }, "Expected `scenario` to be one of outage, outage-retry-after, rate-limit, job, got 'flood'"],
+    [{ strategies: ['pollite', 'yolo'] }, "Expected `strategies` to name only naive, fetch-with-retry, exponential, pollite, equal-jitter, decorrelated-jitter; got 'yolo'"],
     [{ strategies: [] }, 'Expected `strategies` to name at least one strategy'],
-    [{ seed: 0.5 }, 'Expected `seed` to be an integer'],
-    [{ duration: -1 }, 'Expected `duration` to be a finite number >= 0'],
-    [{ interval: Infinity }, 'Expected `interval` to be a finite number >= 0'],
+    [{ seed: 0.5 }, 'Expected `seed` to be an integer, got 0.5'],
+    [{ duration: -1 }, 'Expected `duration` to be a finite number >= 1, got -1'],
+    [{ interval: Infinity }, 'Expected `interval` to be a finite number >= 1, got Infinity'],
   ])('%o rejects with a TypeError naming the option', async (options, message) => {
     await expect(simulate(options as SimulateOptions)).rejects.toThrow(new TypeError(message));
   });
