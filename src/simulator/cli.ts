@@ -1,13 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { parseDuration } from '../cli/duration.js';
 import { UsageError } from '../cli/usage-error.js';
-import { awsOccStudy, OCC_STRATEGIES, type OccStrategy } from './aws-occ.js';
-import { renderChart } from './chart.js';
-import { occPanels, occTable, simulationPanel, simulationTable } from './report.js';
-import { SCENARIO_NAMES, type ScenarioName } from './scenarios.js';
-import { simulate } from './simulate.js';
+import { OCC_STRATEGIES } from './aws-occ.js';
+import { integer, occJob, simulationJob, type Output } from './cli-jobs.js';
+import { sampleHeap, type HeapReport } from './heap-sampler.js';
+import { SCENARIO_NAMES } from './scenarios.js';
 import { STRATEGIES } from './strategies.js';
+import { checkSvgTarget } from './svg-target.js';
 
 const USAGE = `Usage: pollite simulate [options]
 
@@ -25,14 +24,21 @@ Options:
   --interval <time>     polling interval (default: 2s, poll's default)
   --seed <n>            integer seed; the same seed gives the same numbers (default: 1)
   --runs <n>            aws-occ: runs averaged per point (default: 100)
-  --json                print the full result as JSON
-  --svg <file>          write a chart (requests per second over time, or the study)
+  --json                print the full result as JSON, with memory: peak and final heap
+  --svg <file>          write a chart (requests per second over time, or the study);
+                        its directory must exist and be writable
   -h, --help            show this help
+
+Exit codes: 0 done; 64 a usage error (nothing simulated); 73 the results were
+printed but the --svg file could not be written.
 
 Examples:
   pollite simulate --clients 10000 --scenario outage --strategies naive,exponential,pollite
   pollite simulate --scenario aws-occ --svg aws.svg
 `;
+
+/** EX_CANTCREAT: the results were printed, the chart could not be written. */
+const EXIT_CANT_WRITE = 73;
 
 /** Where the command writes. */
 export interface SimulateIo {
@@ -40,25 +46,12 @@ export interface SimulateIo {
   stderr: NodeJS.WritableStream;
 }
 
-const integer = (value: string | undefined, flag: string, min: number): number | undefined => {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
-    throw new UsageError(`--${flag} expects an integer >= ${min}, got '${value}'`);
-  }
-  return n;
-};
-
-const time = (value: string | undefined, flag: string): number | undefined =>
-  value === undefined ? undefined : parseDuration(value, `--${flag}`);
-
-const list = (value: string | undefined): string[] | undefined =>
-  value?.split(',').map((item) => item.trim()).filter((item) => item !== '');
-
 /**
  * `pollite simulate`: parses `argv`, runs the simulation or the AWS study,
  * and prints a table (or JSON), optionally writing an SVG chart. Returns the
- * exit code: 0, or 64 on a usage error (with the message on stderr).
+ * exit code: 0; 64 on a usage error (with the message on stderr), before
+ * anything runs; 73 if the results were printed but the chart could not be
+ * written.
  */
 export async function simulateCommand(argv: string[], io: SimulateIo): Promise<number> {
   let values;
@@ -86,54 +79,32 @@ export async function simulateCommand(argv: string[], io: SimulateIo): Promise<n
     }
     const scenario = values.scenario ?? 'outage';
     const seed = integer(values.seed, 'seed', 0) ?? 1;
+    const job = scenario === 'aws-occ' ? occJob(values, seed) : simulationJob(values, scenario, seed);
+    // Before anything runs: a typo in the path must not cost the results of a long run.
+    if (values.svg !== undefined) await checkSvgTarget(values.svg);
     const started = performance.now();
-    let text: string;
-    let json: unknown;
-    let svg: string;
-    if (scenario === 'aws-occ') {
-      const clients = list(values.clients)?.map((n) => integer(n, 'clients', 1)!);
-      const strategies = list(values.strategies);
-      for (const s of strategies ?? []) {
-        if (!OCC_STRATEGIES.includes(s as OccStrategy)) {
-          throw new UsageError(`--strategies for aws-occ takes ${OCC_STRATEGIES.join(', ')}; got '${s}'`);
-        }
-      }
-      const runs = integer(values.runs, 'runs', 1) ?? 100;
-      const points = awsOccStudy({ clients, runs, seed, strategies: strategies as OccStrategy[] | undefined });
-      text = occTable(points, runs);
-      json = { scenario, runs, seed, points };
-      svg = renderChart(occPanels(points), {
-        width: 560,
-        notes: [`AWS OCC model, pollite's backoff functions (base 10 ms, cap 2000 ms), mean of ${runs} runs, seed ${seed}`],
-      });
-    } else {
-      if (!SCENARIO_NAMES.includes(scenario as ScenarioName)) {
-        throw new UsageError(`--scenario takes ${[...SCENARIO_NAMES, 'aws-occ'].join(', ')}; got '${scenario}'`);
-      }
-      const strategies = list(values.strategies);
-      for (const s of strategies ?? []) {
-        if (!(s in STRATEGIES)) throw new UsageError(`--strategies takes ${Object.keys(STRATEGIES).join(', ')}; got '${s}'`);
-      }
-      if (values.runs !== undefined) throw new UsageError('--runs applies to --scenario aws-occ only');
-      const result = await simulate({
-        scenario: scenario as ScenarioName,
-        clients: integer(values.clients, 'clients', 1),
-        strategies,
-        duration: time(values.duration, 'duration'),
-        interval: time(values.interval, 'interval'),
-        seed,
-      });
-      text = simulationTable(result);
-      json = result;
-      svg = renderChart([simulationPanel(result)], { width: 900 });
+    const heap = sampleHeap();
+    let output: Output;
+    let memory: HeapReport;
+    try {
+      output = await job();
+    } finally {
+      memory = heap.stop();
     }
+    const { text, json, svg } = output;
+    const seconds = (performance.now() - started) / 1000;
+    // The results first: whatever happens to the chart, they are not lost.
+    io.stdout.write(values.json ? `${JSON.stringify({ ...json, memory }, null, 2)}\n` : `${text}\n`);
+    io.stderr.write(`simulated in ${seconds.toFixed(1)} s, heap ${memory.heapMiB.toFixed(0)} MiB, peak heap ${memory.peakHeapMiB.toFixed(0)} MiB\n`);
     if (values.svg !== undefined) {
-      await writeFile(values.svg, svg);
+      try {
+        await writeFile(values.svg, svg);
+      } catch (error) {
+        io.stderr.write(`pollite simulate: could not write --svg ${values.svg}: ${String((error as Error).message).split('\n')[0]}\n`);
+        return EXIT_CANT_WRITE;
+      }
       io.stderr.write(`wrote ${values.svg}\n`);
     }
-    io.stdout.write(values.json ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
-    const heap = process.memoryUsage().heapUsed / 2 ** 20;
-    io.stderr.write(`simulated in ${((performance.now() - started) / 1000).toFixed(1)} s, heap ${heap.toFixed(0)} MiB\n`);
     return 0;
   } catch (error) {
     if (!(error instanceof UsageError) && !(error instanceof TypeError && /^Expected `/.test(error.message)) && !isParseArgsError(error)) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { simulateCommand } from '../../src/simulator/cli.js';
+import { simulate } from '../../src/simulator/index.js';
 
 const sink = (): Writable & { text: () => string } => {
   const chunks: string[] = [];
@@ -42,14 +43,27 @@ describe('pollite simulate', () => {
     expect(chart.match(/<path d="M/g)).toHaveLength(3);
   });
 
-  it('prints the same JSON as the programmatic API for the same seed', async () => {
+  it('prints the same JSON as the programmatic API for the same seed, bit for bit, with the memory beside it', async () => {
     const a = await run('--scenario', 'job', '--clients', '10', '--duration', '15s', '--seed', '3', '--json');
     const b = await run('--scenario', 'job', '--clients', '10', '--duration', '15s', '--seed', '3', '--json');
     expect(a.code).toBe(0);
-    expect(a.stdout).toBe(b.stdout);
-    const result = JSON.parse(a.stdout);
+    const { memory, ...result } = JSON.parse(a.stdout);
+    const { memory: _, ...again } = JSON.parse(b.stdout);
+    expect(JSON.stringify(result, null, 2)).toBe(JSON.stringify(again, null, 2));
+    const api = await simulate({ scenario: 'job', clients: 10, duration: 15_000, seed: 3 });
+    expect(JSON.stringify(result, null, 2)).toBe(JSON.stringify(api, null, 2));
     expect(result).toMatchObject({ scenario: 'job', clients: 10, seed: 3, duration: 15_000 });
     expect(result.strategies.map((s: { strategy: string }) => s.strategy)).toEqual(['naive', 'exponential', 'pollite']);
+    // Not seeded, so outside the result: the heap the run used, sampled while it ran.
+    expect(Object.keys(memory)).toEqual(['peakHeapMiB', 'heapMiB']);
+    expect(memory.heapMiB).toBeGreaterThan(0);
+    expect(memory.peakHeapMiB).toBeGreaterThanOrEqual(memory.heapMiB);
+  });
+
+  it('reports the peak heap as well as the final one on stderr', async () => {
+    const { code, stderr } = await run('--clients', '10', '--duration', '10s');
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/^simulated in \d+\.\d s, heap \d+ MiB, peak heap \d+ MiB$/m);
   });
 
   it('runs the AWS study for chosen client counts', async () => {
@@ -68,6 +82,16 @@ describe('pollite simulate', () => {
     [['--interval', '5'], "--interval '5' has no unit: use a number with a unit: 500ms, 2s, 1m, 1h"],
     [['--strategies', 'pollite,yolo'], "--strategies takes naive, fetch-with-retry, exponential, pollite, equal-jitter, decorrelated-jitter; got 'yolo'"],
     [['--runs', '3'], '--runs applies to --scenario aws-occ only'],
+    [['--interval', '0ms'], "--interval must be at least 1ms, got '0ms'"],
+    [['--interval', '0'], "--interval must be at least 1ms, got '0'"],
+    [['--interval', '0.4ms'], "--interval must be at least 1ms, got '0.4ms'"],
+    [['--duration', '0s'], "--duration must be at least 1ms, got '0s'"],
+    [['--clients', '99999999999'], "--clients takes at most 10,000,000, got '99999999999'"],
+    [['--strategies', 'constructor'], "--strategies takes naive, fetch-with-retry, exponential, pollite, equal-jitter, decorrelated-jitter; got 'constructor'"],
+    [['--strategies', 'toString'], "--strategies takes naive, fetch-with-retry, exponential, pollite, equal-jitter, decorrelated-jitter; got 'toString'"],
+    [['--strategies', '__proto__'], "--strategies takes naive, fetch-with-retry, exponential, pollite, equal-jitter, decorrelated-jitter; got '__proto__'"],
+    [['--strategies', ','], '--strategies names no strategy'],
+    [['--scenario', 'constructor'], "--scenario takes outage, outage-retry-after, rate-limit, job, aws-occ; got 'constructor'"],
     [['--frobnicate'], "Unknown option '--frobnicate'"],
   ])('%j is a usage error: exit 64, a message naming the option', async (argv, message) => {
     const { code, stdout, stderr } = await run(...argv);
