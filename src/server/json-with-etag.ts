@@ -37,8 +37,9 @@ export async function jsonWithETag(request: Request, data: unknown, init?: JsonW
     throw new TypeError('Expected `init` to be an object');
   }
   const status = init?.status ?? 200;
-  if (!Number.isInteger(status) || status < 200 || status > 299) {
-    throw new TypeError(`Expected \`init.status\` to be a 2xx status, got ${String(status)}`);
+  // 204 and 205 may carry no body, and this answer always has one.
+  if (!Number.isInteger(status) || status < 200 || status > 299 || status === 204 || status === 205) {
+    throw new TypeError(`Expected \`init.status\` to be a 2xx status that carries a body (not 204 or 205), got ${String(status)}`);
   }
   let text: string | undefined;
   try {

@@ -69,6 +69,16 @@ const appendVary = (headers: Headers, name: string): void => {
  *   jsonWithETag(request, await getJob(request)),
  * );
  */
+/** `ours` added to a handler's own comma-separated list, each name once (case-insensitive), the handler's first. */
+function mergeTokens(theirs: string | null, ours: string): string {
+  const names = new Map<string, string>();
+  for (const name of `${theirs ?? ''},${ours}`.split(',')) {
+    const trimmed = name.trim();
+    if (trimmed !== '' && !names.has(trimmed.toLowerCase())) names.set(trimmed.toLowerCase(), trimmed);
+  }
+  return [...names.values()].join(', ');
+}
+
 export function pollingCors(options: PollingCorsOptions): <TArgs extends unknown[]>(handler: WebHandler<TArgs>) => (request: Request, ...args: TArgs) => Promise<Response> {
   if (typeof options !== 'object' || options === null) throw new TypeError('Expected `options` to be an object');
   const credentials = options.credentials ?? false;
@@ -110,7 +120,7 @@ export function pollingCors(options: PollingCorsOptions): <TArgs extends unknown
       }
       // Copy: a handler may return a Response whose headers are immutable (one from fetch()).
       const headers = new Headers(response.headers);
-      if (corsHeaders(origin, headers)) headers.set('access-control-expose-headers', exposeHeaders);
+      if (corsHeaders(origin, headers)) headers.set('access-control-expose-headers', mergeTokens(headers.get('access-control-expose-headers'), exposeHeaders));
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
     };
   };

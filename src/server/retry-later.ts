@@ -15,6 +15,8 @@ function retryAfterValue(after: number | Date): string {
     if (!Number.isFinite(after) || after < 0) {
       throw new TypeError(`Expected \`after\` to be a finite number of seconds >= 0 or a Date, got ${String(after)}`);
     }
+    // Delay-seconds are digits: a larger number prints in exponent form (1e+21), which no client reads.
+    if (after > Number.MAX_SAFE_INTEGER) throw new TypeError(`Expected \`after\` to be at most 2^53 - 1 seconds, got ${String(after)}`);
     return String(Math.ceil(after));
   }
   if (after instanceof Date || Object.prototype.toString.call(after) === '[object Date]') {

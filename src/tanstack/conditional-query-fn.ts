@@ -8,7 +8,7 @@ export interface ConditionalQueryOptions<TData> {
   init?: RequestInit;
   /**
    * Reads a 2xx body. A throw becomes a pollite `ParseError`.
-   * @default JSON, with 204 read as `undefined`
+   * @default JSON, with 204 and an empty body read as `null` (TanStack Query refuses `undefined` as data)
    */
   parse?: (response: Response) => Promise<TData>;
   /** The fetch to use. @default globalThis.fetch, looked up at each request */
@@ -49,6 +49,9 @@ function queryOf(context: Partial<QueryFunctionContext<QueryKey>>): object | und
  *   retry, retryDelay,
  * });
  */
+/** pollite's JSON parser, with "no body" as `null`: TanStack Query v5 rejects a query whose data is `undefined`. */
+const parseJsonOrNull = async (response: Response): Promise<unknown> => (await parseJson(response)) ?? null;
+
 export function conditionalQueryFn<TData = unknown>(
   url: string | URL,
   options: ConditionalQueryOptions<TData> = {},
@@ -59,7 +62,7 @@ export function conditionalQueryFn<TData = unknown>(
     throw new TypeError(`Expected \`url\` to be a valid URL string or URL, got ${String(url)}`);
   }
   if (typeof options !== 'object' || options === null) throw new TypeError('Expected `options` to be an object');
-  const { init = {}, parse = parseJson as (response: Response) => Promise<TData> } = options;
+  const { init = {}, parse = parseJsonOrNull as (response: Response) => Promise<TData> } = options;
   if (typeof init !== 'object' || init === null) throw new TypeError('Expected `init` to be an object');
   if (typeof parse !== 'function') throw new TypeError('Expected `parse` to be a function');
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('Expected `fetch` to be a function');

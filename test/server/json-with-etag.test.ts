@@ -75,7 +75,8 @@ describe('jsonWithETag, in process', () => {
     [() => jsonWithETag({} as Request, JOB), 'Expected `request` to be a Request'],
     [() => jsonWithETag(get(), undefined), 'Expected `data` to be serialisable as JSON, got undefined'],
     [() => jsonWithETag(get(), () => 1), 'Expected `data` to be serialisable as JSON, got function'],
-    [() => jsonWithETag(get(), JOB, { status: 304 }), 'Expected `init.status` to be a 2xx status, got 304'],
+    [() => jsonWithETag(get(), JOB, { status: 304 }), 'Expected `init.status` to be a 2xx status that carries a body (not 204 or 205), got 304'],
+    [() => jsonWithETag(get(), JOB, { status: 204 }), 'Expected `init.status` to be a 2xx status that carries a body (not 204 or 205), got 204'],
     [() => jsonWithETag(get(), JOB, 'x' as never), 'Expected `init` to be an object'],
   ])('rejects bad input with a TypeError naming it (%#)', async (call, message) => {
     const error = await thrown(call);

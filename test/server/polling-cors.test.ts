@@ -13,6 +13,12 @@ const preflight = (origin: string, headers: Record<string, string> = {}): Reques
   });
 
 describe('pollingCors', () => {
+  it("keeps the handler's own exposed headers, adding ETag and Retry-After once", async () => {
+    const handle = pollingCors({ origin: '*' })(() => new Response('{}', { headers: { 'access-control-expose-headers': 'X-Total, etag' } }));
+    const response = await handle(new Request('http://api.test/jobs', { headers: { origin: APP } }));
+    expect(response.headers.get('access-control-expose-headers')).toBe('X-Total, etag, Retry-After');
+  });
+
   it("with origin '*': exposes ETag and Retry-After, and answers preflights allowing If-None-Match", async () => {
     const handle = pollingCors({ origin: '*' })(job);
     const response = await handle(new Request('http://api.test/jobs/1', { headers: { origin: APP } }));

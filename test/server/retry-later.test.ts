@@ -47,6 +47,7 @@ describe('retryLater', () => {
     [503, -1, 'Expected `after` to be a finite number of seconds >= 0 or a Date, got -1'],
     [503, Number.NaN, 'Expected `after` to be a finite number of seconds >= 0 or a Date, got NaN'],
     [503, Infinity, 'Expected `after` to be a finite number of seconds >= 0 or a Date, got Infinity'],
+    [503, 1e21, 'Expected `after` to be at most 2^53 - 1 seconds, got 1e+21'],
     [503, '5', 'Expected `after` to be a finite number of seconds >= 0 or a Date, got string'],
     [503, new Date('nope'), 'Expected `after` to be a valid Date between 1970 and 9999'],
     [503, new Date(Date.UTC(10_000, 0, 1)), 'Expected `after` to be a valid Date between 1970 and 9999'],

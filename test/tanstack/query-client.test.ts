@@ -115,6 +115,12 @@ describe('conditionalQueryFn in a real QueryClient', () => {
     expect(server.requests.map((r) => r.headers['if-none-match'] ?? null)).toEqual([null, '"v1"', '"v1"', '"v2"']);
   });
 
+  it('a 204 (no content) is data null, which TanStack accepts, not undefined, which it refuses', async () => {
+    server = await startServer(scripted([(res) => res.writeHead(204).end()]));
+    const data = await client.fetchQuery({ queryKey: ['empty'], queryFn: conditionalQueryFn(`${server.url}/empty`) });
+    expect(data).toBeNull();
+  });
+
   it('keeps ETags per query: another query of the same URL starts unconditional', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, { ok: true }, { etag: '"same"' }));
     const queryFn = conditionalQueryFn(`${server.url}/jobs/5`);
