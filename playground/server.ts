@@ -38,7 +38,16 @@ export async function startPlayground(dir: string, options: { port?: number } = 
       () => res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'),
     );
   });
-  await new Promise<void>((resolve) => page.listen(options.port ?? 0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    page.once('error', reject);
+    page.listen(options.port ?? 0, '127.0.0.1', () => {
+      page.off('error', reject);
+      resolve();
+    });
+  }).catch(async (error: unknown) => {
+    await demo.close();
+    throw error;
+  });
   const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
   return {
     url,
