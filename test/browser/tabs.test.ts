@@ -183,6 +183,9 @@ describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium",
     const tab = await openTab({ interval: 60_000 });
     await waitFor(() => jobRequests().length === 1, 'the first request');
     await chromium!.context.setOffline(true);
+    // Let the page see it before going back online: toggled faster than the renderer
+    // learns it (a loaded machine), the page would never see an 'online' event.
+    await waitFor(async () => !(await tab.evaluate(() => navigator.onLine)), 'the page offline');
     await chromium!.context.setOffline(false);
     await waitFor(() => jobRequests().length === 2, 'the request on online');
     expect((await logOf(tab)).events).toEqual(['wake:online']);
