@@ -123,7 +123,9 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
     // Backoff that would pass the deadline is shortened: a last try goes out shortly before it
     // (1.5 s - 150 ms), rather than giving up at once when the first long backoff is drawn.
     const span = s.requests.at(-1)!.at - s.requests[0]!.at;
-    expect(span).toBeGreaterThanOrEqual(1100);
+    // The old behaviour gave up at the first backoff drawn past the deadline (often at once); 900 ms
+    // leaves room for a slow first request on a loaded machine.
+    expect(span).toBeGreaterThanOrEqual(900);
     expect(span).toBeLessThanOrEqual(1500);
     expect(s.requests.length).toBeLessThanOrEqual(12);
   });
