@@ -9,7 +9,9 @@ export function useNow(active: boolean, everyMs = 250): number {
     const timer = setInterval(() => setNow(Date.now()), everyMs);
     return () => clearInterval(timer);
   }, [active, everyMs]);
-  return now;
+  // The state is as old as the last tick, or as the mount while nothing counted down: the first
+  // frame of a new countdown would show a second too many. The clock itself is never older.
+  return active ? Math.max(now, Date.now()) : now;
 }
 
 /** "next try in 3 s" for an epoch-ms time. */
