@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchWithRetry } from '../../src/index.js';
+import { mulberry32 } from '../../src/simulator/prng.js';
 
 // Writes are never duplicated: 200 POSTs through a server that performs the
 // write and then drops the connection 30% of the time. With idempotencyKey
@@ -16,20 +17,9 @@ interface WriteServer {
   close(): Promise<void>;
 }
 
-/** A small deterministic PRNG (mulberry32), so every run drops the same connections. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function startWriteServer(dropRate: number, seed: number): Promise<WriteServer & { server: Server }> {
-  const random = prng(seed);
+  // The simulator's seeded generator: every run drops the same connections.
+  const random = mulberry32(seed);
   const byKey = new Map<string, { id: number; body: string }>();
   const state: WriteServer & { server?: Server } = { url: '', writes: [], requests: 0, dropped: 0, close: async () => undefined };
   const server = createServer((req, res) => {
