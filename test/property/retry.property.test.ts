@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fetchWithRetry, HttpError, isTimeoutError, retry } from '../../src/index.js';
 import { FC_RUNS, watchUnhandled } from './runs.js';
 import { answerArb, retryAfterArb, scriptedFetch, type Answer, type RetryAfterForm } from './scripted-server.js';
-import { countingController, flush, runVirtual, T0, VirtualClock, VirtualPage, virtualEnv } from './virtual-world.js';
+import { countingController, flush, runVirtual, T0, VirtualClock, VirtualPage, virtualEnv, type Settled } from './virtual-world.js';
 
 // Model-based tests of `retry` and `fetchWithRetry` in virtual time, against
 // the spec: every retryable failure counts (Retry-After included), at most
@@ -41,6 +41,33 @@ async function settleAndCheck<T>(clock: VirtualClock, running: Promise<T>, liste
       expect(unhandled.seen, 'unhandled rejections').toEqual([]);
     },
   };
+}
+
+/**
+ * How a call may end besides the model's own end: never after the total
+ * deadline; an abort rejects with its reason at that very moment. True when
+ * neither the abort nor the deadline ended it, so the model's end must hold.
+ */
+function endedByModel(settled: Settled<unknown>, options: Options, aborted: boolean, reason: unknown): boolean {
+  const deadline = options.timeout === undefined ? Infinity : T0 + options.timeout;
+  expect(settled.at).toBeLessThanOrEqual(deadline);
+  if (aborted) {
+    expect(!settled.ok && settled.error).toBe(reason);
+    expect(settled.at).toBe(T0 + options.abortAt!);
+    return false;
+  }
+  // Otherwise the total deadline may have come first (or together with the model's own end).
+  return !(!settled.ok && isTimeoutError(settled.error) && options.timeout !== undefined);
+}
+
+/** The wait before attempt `n + 1`: the server's Retry-After plus at most 20 % (capped), else backoff(n) exactly. */
+function expectWait(gap: number, retryAfterMs: number | null, n: number, options: Options): void {
+  if (retryAfterMs !== null) {
+    expect(gap).toBeGreaterThanOrEqual(Math.min(retryAfterMs, MAX_RETRY_AFTER));
+    expect(gap).toBeLessThanOrEqual(Math.min(MAX_RETRY_AFTER, retryAfterMs * 1.2) + 1e-6);
+  } else {
+    expect(gap).toBeCloseTo(n * options.backoffStep, 6);
+  }
 }
 
 function paced(form: RetryAfterForm): boolean {
@@ -95,14 +122,7 @@ describe('fetchWithRetry, model-based (virtual time, modelled server)', () => {
           }
         }
         expect(server.log.length).toBeLessThanOrEqual(expectedRequests);
-        const deadline = options.timeout === undefined ? Infinity : T0 + options.timeout;
-        expect(settled.at).toBeLessThanOrEqual(deadline);
-        if (aborted) {
-          expect(!settled.ok && settled.error).toBe(reason);
-          expect(settled.at).toBe(T0 + options.abortAt!);
-        } else if (!settled.ok && isTimeoutError(settled.error) && options.timeout !== undefined) {
-          // The total deadline came first (or together with the model's own end).
-        } else {
+        if (endedByModel(settled, options, aborted, reason)) {
           expect(server.log.length, 'requests').toBe(expectedRequests);
           if ('status' in expected!) expect(settled.ok && settled.value.status).toBe(expected.status);
           else if (expected!.error === 'network') expect(!settled.ok && settled.error).toBeInstanceOf(TypeError);
@@ -114,13 +134,8 @@ describe('fetchWithRetry, model-based (virtual time, modelled server)', () => {
           const sent = server.log[i]!;
           const gap = server.log[i + 1]!.at - sent.endedAt!;
           const answer = sent.answer;
-          if (!timedOut(answer) && answer.kind === 'retryable' && paced(answer.retryAfter)) {
-            const retryAfter = Math.min(sent.retryAfterMs!, MAX_RETRY_AFTER);
-            expect(gap).toBeGreaterThanOrEqual(retryAfter);
-            expect(gap).toBeLessThanOrEqual(Math.min(MAX_RETRY_AFTER, sent.retryAfterMs! * 1.2) + 1e-6);
-          } else {
-            expect(gap).toBeCloseTo((i + 1) * options.backoffStep, 6);
-          }
+          const pacedBy = !timedOut(answer) && answer.kind === 'retryable' && paced(answer.retryAfter) ? sent.retryAfterMs! : null;
+          expectWait(gap, pacedBy, i + 1, options);
         }
       }),
       { numRuns: FC_RUNS },
@@ -237,14 +252,7 @@ describe('retry, model-based (virtual time, scripted attempts)', () => {
         await result.after();
         expect(maxInFlight).toBeLessThanOrEqual(1);
         expect(calls.length).toBeLessThanOrEqual(expectedCalls);
-        const deadline = options.timeout === undefined ? Infinity : T0 + options.timeout;
-        expect(settled.at).toBeLessThanOrEqual(deadline);
-        if (aborted) {
-          expect(!settled.ok && settled.error).toBe(reason);
-          expect(settled.at).toBe(T0 + options.abortAt!);
-        } else if (!settled.ok && isTimeoutError(settled.error) && options.timeout !== undefined) {
-          // The total deadline came first (or together with the model's own end).
-        } else {
+        if (endedByModel(settled, options, aborted, reason)) {
           expect(calls.length, 'attempts').toBe(expectedCalls);
           if (end!.type === 'value') expect(settled.ok && settled.value).toBe(`value ${end!.index}`);
           else if (end!.type === 'timeout') expect(!settled.ok && isTimeoutError(settled.error)).toBe(true);
@@ -254,12 +262,7 @@ describe('retry, model-based (virtual time, scripted attempts)', () => {
         for (let i = 0; i + 1 < calls.length; i++) {
           const call = calls[i]!;
           const gap = calls[i + 1]!.at - call.endedAt!;
-          if (!timesOut(call.step) && call.retryAfterMs !== null) {
-            expect(gap).toBeGreaterThanOrEqual(Math.min(call.retryAfterMs, MAX_RETRY_AFTER));
-            expect(gap).toBeLessThanOrEqual(Math.min(MAX_RETRY_AFTER, call.retryAfterMs * 1.2) + 1e-6);
-          } else {
-            expect(gap).toBeCloseTo((i + 1) * options.backoffStep, 6);
-          }
+          expectWait(gap, timesOut(call.step) ? null : call.retryAfterMs, i + 1, options);
         }
       }),
       { numRuns: FC_RUNS },
