@@ -105,15 +105,21 @@ function tab(
   return { stop, hidden, roles, received };
 }
 
+/** A fresh profile: its own lock and channel name, clock, lock manager and log of sent requests; `open` starts a tab in it. */
+function profile() {
+  names += 1;
+  const clock = virtualClock({ start: 0 });
+  const locks = fakeLocks();
+  const sent: Array<[string, number, number]> = [];
+  return { clock, sent, open: (name: string, wait?: (n: number) => number) => tab(name, clock, locks, sent, wait) };
+}
+
 describe('shareAcrossTabs', () => {
   it('one tab leads, the others receive every body; closing the leader hands over on the cadence', async () => {
-    names += 1;
-    const clock = virtualClock({ start: 0 });
-    const locks = fakeLocks();
-    const sent: Array<[string, number, number]> = [];
-    const a = tab('a', clock, locks, sent);
-    const b = tab('b', clock, locks, sent);
-    const c = tab('c', clock, locks, sent);
+    const { clock, sent, open } = profile();
+    const a = open('a');
+    const b = open('b');
+    const c = open('c');
     await settle(clock, () => sent.length === 1);
     await clock.advance(1000);
     await settle(clock, () => b.received.length === 2 && c.received.length === 2, 'two broadcasts');
@@ -139,13 +145,10 @@ describe('shareAcrossTabs', () => {
   });
 
   it("a new leader keeps the last leader's longer wait (a Retry-After, a backoff), not just one interval", async () => {
-    names += 1;
-    const clock = virtualClock({ start: 0 });
-    const locks = fakeLocks();
-    const sent: Array<[string, number, number]> = [];
+    const { clock, sent, open } = profile();
     const retryAfter = (n: number): number => (n === 2 ? 60_000 : 1000);
-    const a = tab('a', clock, locks, sent, retryAfter);
-    const b = tab('b', clock, locks, sent, retryAfter);
+    const a = open('a', retryAfter);
+    const b = open('b', retryAfter);
     await settle(clock, () => sent.length === 1);
     await clock.advance(1000);
     await settle(clock, () => b.received.length === 2, 'the second body, told to wait 60 s');
@@ -162,12 +165,9 @@ describe('shareAcrossTabs', () => {
   });
 
   it('a hidden leader steps down and a hidden tab never leads; it comes back to the queue when visible', async () => {
-    names += 1;
-    const clock = virtualClock({ start: 0 });
-    const locks = fakeLocks();
-    const sent: Array<[string, number, number]> = [];
-    const a = tab('a', clock, locks, sent);
-    const b = tab('b', clock, locks, sent);
+    const { clock, sent, open } = profile();
+    const a = open('a');
+    const b = open('b');
     await settle(clock, () => sent.length === 1);
     b.hidden.set(true); // b leaves the queue
     a.hidden.set(true); // a steps down: nobody visible, nobody polls
