@@ -74,20 +74,18 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnT
     nextAt = undefined;
     share.deliver(event.data.data);
   };
-  const schedule = (at: number): void => {
+  const post = (message: { data: T; sentAt: number } | { nextAt: number }): void => {
     try {
-      channel.postMessage({ nextAt: at });
+      channel.postMessage(message);
     } catch {
-      // The channel closed with the last local caller: no tab is left to tell.
+      // The channel closed with the last local caller, or a body cannot be cloned: it stays in
+      // this tab, and the others poll for it when they lead.
     }
   };
+  const schedule = (at: number): void => post({ nextAt: at });
   // Post before delivering: the last local caller leaving closes the channel.
   const publish = (data: T, sentAt: number): void => {
-    try {
-      channel.postMessage({ data, sentAt });
-    } catch {
-      // A body that cannot be cloned stays in this tab; the others will poll for it when they lead.
-    }
+    post({ data, sentAt });
     share.deliver(data);
   };
   const compete = (): void => {
