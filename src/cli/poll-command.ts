@@ -77,9 +77,7 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
   const deadline = command.timeout === undefined ? undefined : now() + command.timeout;
   const lastTry = deadline === undefined ? 0 : deadline - Math.min(1000, command.timeout! / 10);
   let finalTry = false;
-  const signals = [io.signal, command.timeout === undefined ? undefined : AbortSignal.timeout(command.timeout)].filter(
-    (signal): signal is AbortSignal => signal !== undefined,
-  );
+  const signal = command.timeout === undefined ? io.signal : AbortSignal.any([io.signal, AbortSignal.timeout(command.timeout)]);
   const backoff = fullJitter({ base: 2000, cap: 30_000 });
 
   let code: number;
@@ -107,7 +105,7 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
       maxAttempts: command.maxAttempts ?? (command.timeout === undefined ? undefined : Number.MAX_SAFE_INTEGER),
       conditional: command.etag,
       init: { headers: command.headers },
-      signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+      signal,
       fetch: instrumentedFetch(hooks.fetch ?? globalThis.fetch, {
         onBytes: countBytes,
         onNetworkError: tracker.onNetworkError,
