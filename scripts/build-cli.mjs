@@ -12,18 +12,31 @@ const src = join(root, 'src');
 const cliDir = join(src, 'cli') + sep;
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-/** `../index.js` from src/cli/x.ts becomes `./index.js` beside dist/cli.js. */
-const coreFromDist = {
+/** `../index.js` from src/cli/x.ts becomes the file tsc wrote to dist/, relative to the bundle in `outDir`. */
+const coreFromDist = (outDir) => ({
   name: 'core-from-dist',
   setup(b) {
     b.onResolve({ filter: /^\.\.?\// }, ({ path, resolveDir }) => {
       const target = resolve(resolveDir, path);
       if (target.startsWith(cliDir) || !target.startsWith(src + sep)) return undefined;
-      const fromDist = relative(src, target).split(sep).join('/');
-      return { path: `./${fromDist.slice(0, fromDist.length - extname(fromDist).length)}.js`, external: true };
+      const fromDist = relative(join(root, outDir), join(root, 'dist', relative(src, target))).split(sep).join('/');
+      const bare = fromDist.slice(0, fromDist.length - extname(fromDist).length);
+      return { path: `${bare.startsWith('.') ? '' : './'}${bare}.js`, external: true };
     });
   },
-};
+});
+
+/** `pollite simulate`, loaded by the bin only when asked for. */
+await build({
+  entryPoints: [join(src, 'cli', 'simulate', 'command.ts')],
+  outfile: join(root, 'dist', 'cli', 'simulate.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  plugins: [coreFromDist('dist/cli')],
+  logLevel: 'warning',
+});
 
 const result = await build({
   entryPoints: [join(src, 'cli', 'bin.ts')],
@@ -35,7 +48,7 @@ const result = await build({
   // commander is CommonJS and require()s node built-ins: give it a real require.
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __pollite_createRequire } from 'node:module';\nconst require = __pollite_createRequire(import.meta.url);" },
   define: { POLLITE_VERSION: JSON.stringify(version) },
-  plugins: [coreFromDist],
+  plugins: [coreFromDist('dist')],
   metafile: true,
   logLevel: 'warning',
 });

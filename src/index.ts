@@ -1,25 +1,33 @@
 // The public API of `pollite`. Every export is named here on purpose:
 // nothing else under src/ is reachable from outside.
 
-export { poll } from './core/poll.js';
-export type { PollOptions } from './core/poll-options.js';
-export type { PollEvent } from './core/poll-events.js';
+export { poll } from './poll/poll.js';
+export type { PollOptions } from './poll/poll-options.js';
+export type { PollEvent } from './poll/poll-events.js';
+export type { PollSettings } from './poll/normalize-poll-options.js';
+export type { PollFeature, PollCall, PollRunner, PollSink, LoopHooks, LoopContext, PollAnswer, Hold } from './poll/feature.js';
 
 export { retry } from './retry/retry.js';
 export { fetchWithRetry } from './retry/fetch-with-retry.js';
 export type { RetryOptions, FetchRetryOptions, FetchWithRetryInit, RetryContext, RetryInfo } from './retry/retry-options.js';
-export { isRetryableError } from './retry/is-retryable-error.js';
 export { createRetryBudget } from './retry/retry-budget.js';
 export type { RetryBudget, RetryBudgetOptions } from './retry/retry-budget.js';
 
+export { retryDecision, PACED_FROM } from './policy/retry-decision.js';
+export type { RetryDecision, RetryPolicy, Failure, HeaderReader, BudgetPrices } from './policy/retry-decision.js';
+export { isRetryableError } from './policy/is-retryable-error.js';
+export { errorOutcome } from './policy/error-outcome.js';
+export { RETRY_AFTER_SPREAD, spread } from './policy/spread.js';
+
 export { sleep } from './env/sleep.js';
 export { whenVisible } from './env/when-visible.js';
+export type { Clock } from './env/clock.js';
 export type { Environment } from './env/environment.js';
 export type { VisibilitySource } from './env/visibility.js';
 export type { OnlineSource } from './env/online.js';
-export type { FocusSource } from './env/focus.js';
-export type { AdaptiveInterval } from './cooperate/adaptive-interval.js';
+export type { Wake } from './env/wait.js';
 
+export { parseJson, discardBody } from './http/body.js';
 export { parseRetryAfter } from './http/parse-retry-after.js';
 export type { ParseRetryAfterOptions } from './http/parse-retry-after.js';
 export { isRetryableStatus } from './http/retryable-status.js';

@@ -24,5 +24,7 @@ export function resolveBackoff(options: BackoffOptions | undefined): ResolvedBac
 }
 
 /** `min(cap, base * 2 ** (attempt - 1))`: the exponential ceiling of retry `attempt`. */
-export const ceiling = ({ base, cap }: ResolvedBackoff, attempt: number): number =>
-  Math.min(cap, base * 2 ** (Math.max(1, attempt) - 1));
+export const expo = (base: number, cap: number, attempt: number): number => Math.min(cap, base * 2 ** (Math.max(1, attempt) - 1));
+
+/** {@link expo} of resolved options. */
+export const ceiling = ({ base, cap }: ResolvedBackoff, attempt: number): number => expo(base, cap, attempt);

@@ -1,4 +1,5 @@
-import { MAX_TIMER } from '../env/timer.js';
+/** setTimeout's largest delay, ms (about 24.8 days). */
+const MAX_TIMER = 2 ** 31 - 1;
 import { UsageError } from './usage-error.js';
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;

@@ -25,9 +25,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 }
 
 /**
- * `pollite simulate` lives in the simulator (src/simulator/cli.ts), loaded
- * only when asked for, so the rest of the CLI works without it. The path is
- * relative to the bundle, dist/cli.js.
+ * `pollite simulate` (src/cli/simulate/, bundled to dist/cli/simulate.js
+ * over `pollite/simulator`) is loaded only when asked for, so the rest of
+ * the CLI starts without the simulator. The path is relative to the bundle,
+ * dist/cli.js.
  */
 async function runSimulate(argv: readonly string[], io: CliIo): Promise<number> {
   type Simulator = {
@@ -35,7 +36,7 @@ async function runSimulate(argv: readonly string[], io: CliIo): Promise<number> 
   };
   let simulator: Simulator;
   try {
-    simulator = (await import(new URL('./simulator/cli.js', import.meta.url).href)) as Simulator;
+    simulator = (await import(new URL('./cli/simulate.js', import.meta.url).href)) as Simulator;
     if (typeof simulator.simulateCommand !== 'function') throw new Error('it has no simulateCommand');
   } catch (error) {
     io.stderr.write(`pollite: 'simulate' is not available in this build (${(error as Error).message.split('\n')[0]})\n`);

@@ -102,7 +102,7 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
             },
           }),
       requestTimeout: command.requestTimeout,
-      maxAttempts: command.maxAttempts ?? (command.timeout === undefined ? undefined : Number.MAX_SAFE_INTEGER),
+      retries: command.maxAttempts ?? (command.timeout === undefined ? undefined : Number.MAX_SAFE_INTEGER),
       conditional: command.etag,
       init: { headers: command.headers },
       signal,

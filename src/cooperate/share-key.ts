@@ -1,4 +1,4 @@
-import type { RequestFactory } from '../core/request.js';
+import type { RequestFactory } from '../http/request.js';
 
 /**
  * What makes two polls the same poll: method, URL, headers (names
@@ -8,11 +8,12 @@ import type { RequestFactory } from '../core/request.js';
  * with another's data.
  */
 export function shareKey(request: RequestFactory): string | undefined {
-  const [target, init] = request.args(null, new AbortController().signal);
-  const method = init.method ?? (target instanceof Request ? target.method : 'GET');
-  let headers = '';
-  new Headers(init.headers).forEach((value, name) => (headers += `\n${name}: ${value}`));
-  const body = init.body ?? (target instanceof Request ? target.body : null);
+  const { body } = request;
   const text = body == null ? '' : typeof body === 'string' ? body : body instanceof URLSearchParams ? body.toString() : undefined;
-  return text === undefined ? undefined : `${method.toUpperCase()} ${request.url}${headers}\n\n${text}`;
+  if (text === undefined) return undefined;
+  const headers = Object.keys(request.headers)
+    .sort()
+    .map((name) => `\n${name}: ${request.headers[name]}`)
+    .join('');
+  return `${request.method} ${request.url}${headers}\n\n${text}`;
 }

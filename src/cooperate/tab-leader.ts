@@ -1,13 +1,19 @@
-import { linkedController } from '../env/abortable.js';
-import type { Environment } from '../env/environment.js';
-import { sleepIn } from '../env/sleep.js';
+import { link } from '../env/link.js';
+import { wait } from '../env/wait.js';
+import type { Environment } from '../index.js';
 
-interface LockManagerLike {
+export interface LockManagerLike {
   request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown>): Promise<unknown>;
 }
 
+/** The two browser APIs tab sharing needs. */
+export interface TabApis {
+  locks: LockManagerLike;
+  Channel: typeof BroadcastChannel;
+}
+
 /** The two browser APIs tab sharing needs, or undefined where either is missing. */
-export function tabApis(): { locks: LockManagerLike; Channel: typeof BroadcastChannel } | undefined {
+export function tabApis(): TabApis | undefined {
   const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
   const Channel = (globalThis as { BroadcastChannel?: typeof BroadcastChannel }).BroadcastChannel;
   return locks && typeof locks.request === 'function' && typeof Channel === 'function' ? { locks, Channel } : undefined;
@@ -25,19 +31,20 @@ export interface TabShare<T> {
   /** Aborts when this tab no longer needs the loop. */
   stop: AbortSignal;
   /**
-   * Polls as the leader until `signal` aborts, calling `publish` with every
-   * body and when its request left, and `schedule` with the time its next
-   * request is due whenever it starts a wait (interval, retry, cooldown).
+   * Polls as the leader until `signal` aborts: waits `delay` first (the old
+   * leader's pending wait), calls `publish` with every body and when its
+   * request left, and `schedule` with the time its next request is due
+   * whenever it starts a wait (interval, retry, hold).
    */
-  lead(signal: AbortSignal, publish: (data: T, sentAt: number) => void, schedule: (at: number) => void): Promise<unknown>;
-  /** The wait before a new leader's first request. */
-  onTakeover(delay: number): void;
+  lead(signal: AbortSignal, delay: number, publish: (data: T, sentAt: number) => void, schedule: (at: number) => void): Promise<unknown>;
   /** Hands a body (this tab's or another's) to this tab's callers. */
   deliver(data: T): void;
   /** A poll error the leader met: this tab's callers reject with it. */
   fail(error: unknown): void;
   onRole(role: 'leader' | 'follower'): void;
 }
+
+type Message<T> = { data: T; sentAt: number } | { nextAt: number };
 
 /**
  * One tab polls for all: every visible tab queues for the Web Lock `name`;
@@ -49,7 +56,7 @@ export interface TabShare<T> {
  * due: one interval after its last one, or later when it was waiting out a
  * Retry-After, a backoff or a cooldown.
  */
-export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnType<typeof tabApis>>): void {
+export function shareAcrossTabs<T>(share: TabShare<T>, apis: TabApis): void {
   const { env, stop } = share;
   const channel = new apis.Channel(`pollite:${share.name}`);
   let leading = false;
@@ -64,7 +71,7 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnT
   /** When the leader's next request is due: a new leader keeps its Retry-After, backoff or cooldown. */
   let nextAt: number | undefined;
   // A late message from the previous leader is still news, even once this tab leads.
-  channel.onmessage = (event: MessageEvent<{ data: T; sentAt: number } | { nextAt: number }>) => {
+  channel.onmessage = (event: MessageEvent<Message<T>>) => {
     if (!leading) setRole('follower');
     if ('nextAt' in event.data) {
       nextAt = event.data.nextAt;
@@ -74,7 +81,7 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnT
     nextAt = undefined;
     share.deliver(event.data.data);
   };
-  const post = (message: { data: T; sentAt: number } | { nextAt: number }): void => {
+  const post = (message: Message<T>): void => {
     try {
       channel.postMessage(message);
     } catch {
@@ -88,40 +95,38 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: NonNullable<ReturnT
     post({ data, sentAt });
     share.deliver(data);
   };
+  const lead = async (signal: AbortSignal): Promise<void> => {
+    leading = true;
+    setRole('leader');
+    let finished = false;
+    try {
+      // Keep the cadence across a handover: the first request goes out when the last leader's next one
+      // was due (its interval, or a Retry-After, backoff or cooldown it was waiting out), else one
+      // interval after its last one, not at once.
+      const delay =
+        nextAt !== undefined
+          ? Math.max(0, nextAt - env.now())
+          : lastSent === undefined
+            ? 0
+            : Math.max(0, Math.min(share.interval, lastSent + share.interval - env.now()));
+      // Even with no time left, yield once: the last leader's final post may still be queued behind the lock it released.
+      await wait(env, 0, signal);
+      await share.lead(signal, delay, publish, schedule);
+      finished = true;
+    } finally {
+      leading = false;
+    }
+    // Give the last post a head start over the lock's release. After a loop that finished (the job is
+    // done), hold the lock one interval: the other tabs learn the final body from the channel and leave
+    // the queue, rather than winning the lock first and polling a finished job once more.
+    await wait(env, finished ? Math.max(share.interval, 50) : 0);
+  };
   const compete = (): void => {
     if (stop.aborted || bid || hidden()) return;
-    const { controller, release } = linkedController(stop);
+    const { controller, release } = link(stop);
     bid = controller;
     apis.locks
-      .request(`pollite:${share.name}`, { signal: controller.signal }, async () => {
-        leading = true;
-        setRole('leader');
-        let finished = false;
-        try {
-          // Keep the cadence across a handover: the first request goes out when
-          // the last leader's next one was due (its interval, or a Retry-After,
-          // backoff or cooldown it was waiting out), else one interval after its
-          // last one, not at once. Even with no time left, yield once: the last
-          // leader's final post may still be queued behind the lock it released.
-          const delay =
-            nextAt !== undefined
-              ? Math.max(0, nextAt - env.now())
-              : lastSent === undefined
-                ? 0
-                : Math.max(0, Math.min(share.interval, lastSent + share.interval - env.now()));
-          if (delay > 0) share.onTakeover(delay);
-          await sleepIn(env, delay, controller.signal);
-          await share.lead(controller.signal, publish, schedule);
-          finished = true;
-        } finally {
-          leading = false;
-        }
-        // Give the last post a head start over the lock's release. After a loop
-        // that finished (the job is done), hold the lock one interval: the other
-        // tabs learn the final body from the channel and leave the queue, rather
-        // than winning the lock first and polling a finished job once more.
-        await sleepIn(env, finished ? Math.max(share.interval, 50) : 0);
-      })
+      .request(`pollite:${share.name}`, { signal: controller.signal }, () => lead(controller.signal))
       .catch((error: unknown) => {
         // Stepping down (hidden) or leaving (stop) is not an error.
         if (!controller.signal.aborted) share.fail(error);

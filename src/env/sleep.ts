@@ -1,14 +1,5 @@
-import { resolveEnvironment, type Environment } from './environment.js';
-import { sleepOrWake } from './sleep-or-wake.js';
-
-/**
- * Waits `ms` milliseconds in `env`'s time. Rejects with `signal.reason` as
- * soon as the signal aborts, and leaves no timer and no listener behind
- * either way: a {@link sleepOrWake} with nothing to wake it.
- */
-export function sleepIn(env: Environment, ms: number, signal?: AbortSignal): Promise<void> {
-  return sleepOrWake(env, ms, signal, []).then(() => undefined);
-}
+import { realClock } from './clock.js';
+import { wait } from './wait.js';
 
 /**
  * Resolves after `ms` milliseconds, or rejects with `signal.reason` when
@@ -18,8 +9,6 @@ export function sleepIn(env: Environment, ms: number, signal?: AbortSignal): Pro
  * await sleep(1000, controller.signal);
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (typeof ms !== 'number' || Number.isNaN(ms)) {
-    return Promise.reject(new TypeError('Expected `ms` to be a number'));
-  }
-  return sleepIn(resolveEnvironment(), ms, signal);
+  if (typeof ms !== 'number' || Number.isNaN(ms)) return Promise.reject(new TypeError('Expected `ms` to be a number'));
+  return wait(realClock, ms, signal).then(() => undefined);
 }

@@ -1,20 +1,23 @@
-import type { Environment } from './environment.js';
+import type { Clock } from './clock.js';
 
 /** setTimeout's largest delay (about 24.8 days); longer waits are chained so they never fire early. */
 export const MAX_TIMER = 2 ** 31 - 1;
 
 /**
- * Calls `callback` after `ms` in `env`'s time, chaining timers past
- * setTimeout's 24.8-day limit. Returns a function that cancels it.
+ * Calls `callback` after `ms` in `clock`'s time, chaining timers past
+ * setTimeout's 24.8-day limit; returns a function that cancels it. The one
+ * timer behind every wait and every deadline: a plain timer is held by the
+ * event loop, unlike Node 20's `AbortSignal.timeout` inside
+ * `AbortSignal.any`, which a garbage collection can silently cancel.
  */
-export function startTimer(env: Environment, ms: number, callback: () => void): () => void {
+export function startTimer(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, ms: number, callback: () => void): () => void {
   let handle: unknown;
   let remaining = Math.max(0, ms);
   const arm = (): void => {
     const step = Math.min(remaining, MAX_TIMER);
     remaining -= step;
-    handle = env.setTimeout(() => (remaining > 0 ? arm() : callback()), step);
+    handle = clock.setTimeout(() => (remaining > 0 ? arm() : callback()), step);
   };
   arm();
-  return () => env.clearTimeout(handle);
+  return () => clock.clearTimeout(handle);
 }

@@ -1,14 +1,14 @@
 import { hasErrorName, PolliteError } from './pollite-error.js';
 
-/** `poll` saw more consecutive failures than `maxAttempts` allows. */
+/** `poll` saw more failures in a row than `retries` allows. */
 export class PollGaveUpError extends PolliteError {
-  /** Counted consecutive failures: `maxAttempts + 1`. */
+  /** Attempts that failed in a row: `retries + 1`. */
   readonly attempts: number;
   /** Status of the last failure, or `undefined` for a network failure or timeout. */
   readonly status: number | undefined;
 
   constructor(attempts: number, status: number | undefined, cause: unknown) {
-    super(`Polling gave up after ${attempts} consecutive failures${status ? ` (last: HTTP ${status})` : ''}`, { cause });
+    super(`Polling gave up after ${attempts} failed attempts in a row${status ? ` (last: HTTP ${status})` : ''}`, { cause });
     this.name = 'PollGaveUpError';
     this.attempts = attempts;
     this.status = status;

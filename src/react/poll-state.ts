@@ -1,4 +1,4 @@
-import type { PollEvent } from '../core/poll-events.js';
+import type { PollEvent } from '../index.js';
 
 /** What {@link usePoll} shows, as plain data. */
 export interface PollState<T> {

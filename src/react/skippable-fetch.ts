@@ -1,7 +1,13 @@
-import { linkedController } from '../env/abortable.js';
-import { fetchWithRetry } from '../retry/fetch-with-retry.js';
-import { idempotencyKeyFor } from '../retry/idempotency-key.js';
-import type { FetchRetryOptions, RetryInfo } from '../retry/retry-options.js';
+import { fetchWithRetry, type FetchRetryOptions, type RetryInfo } from '../index.js';
+
+/** A controller that aborts with `parent`, and the way to let go of it. */
+function leash(parent: AbortSignal): { controller: AbortController; release: () => void } {
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(parent.reason);
+  if (parent.aborted) onAbort();
+  else parent.addEventListener('abort', onAbort, { once: true });
+  return { controller, release: () => parent.removeEventListener('abort', onAbort) };
+}
 
 /** What {@link fetchWithSkippableWaits} reports while it works. */
 export interface SkippableFetchHooks {
@@ -37,13 +43,14 @@ export function fetchWithSkippableWaits(
   const now = (): number => (retry.env?.now ?? Date.now)();
   const started = now();
   const { backoff, timeout, onRetry } = retry;
-  // `true` would mint a new key per stretch: mint it once, so every attempt carries the same one.
-  const idempotencyKey =
-    retry.idempotencyKey === true ? (idempotencyKeyFor(true, new Headers(init.headers)) ?? undefined) : retry.idempotencyKey;
+  // `true` would mint a new key per stretch: the first stretch mints it, and `send` keeps it for the others.
+  let idempotencyKey = retry.idempotencyKey;
   const fetchImpl = retry.fetch;
   const send: typeof fetch = (request, requestInit) => {
     waiting = null;
     hooks.onSend();
+    const sentKey = new Headers(requestInit?.headers).get('idempotency-key');
+    if (idempotencyKey === true && sentKey) idempotencyKey = sentKey;
     // Called detached: a browser's fetch throws "Illegal invocation" when called as a method of another object.
     const f = fetchImpl ?? globalThis.fetch;
     return f(request, requestInit);
@@ -53,7 +60,7 @@ export function fetchWithSkippableWaits(
 
   const stretch = async (): Promise<Response> => {
     const offset = spent;
-    const leg = linkedController(signal);
+    const leg = leash(signal);
     try {
       return await fetchWithRetry(input, {
         ...init,
@@ -64,7 +71,7 @@ export function fetchWithSkippableWaits(
           idempotencyKey,
           retries: retry.retries - offset,
           ...(backoff ? { backoff: (n: number) => backoff(offset + n) } : {}),
-          ...(timeout === undefined ? {} : { timeout: Math.max(0, timeout - (now() - started)) }),
+          ...(timeout === undefined ? {} : { timeout: Math.max(1, timeout - (now() - started)) }),
           fetch: send,
           onRetry: (info) => {
             spent = offset + info.attempt;

@@ -1,9 +1,5 @@
 import { useCallback, useRef } from 'react';
-import { exponential } from '../backoff/exponential.js';
-import type { Backoff } from '../backoff/types.js';
-import { HttpError } from '../errors/http-error.js';
-import { parseJson, parseWith } from '../http/body.js';
-import type { FetchRetryOptions } from '../retry/retry-options.js';
+import { exponential, HttpError, ParseError, parseJson, type Backoff, type FetchRetryOptions } from '../index.js';
 import { fetchWithSkippableWaits, type SkippableFetch } from './skippable-fetch.js';
 import { useKeyedState } from './use-keyed-state.js';
 import { useLatest } from './use-latest.js';
@@ -144,7 +140,12 @@ export function useFetchWithRetry<T = unknown>(
       .then(async (response) => {
         if (!response.ok) throw new HttpError(response, runKey);
         const parse = optionsRef.current?.parse ?? (parseJson as (response: Response) => Promise<T>);
-        return parseWith(parse, response, runKey, signal);
+        try {
+          return await parse(response);
+        } catch (error) {
+          if (signal.aborted) throw signal.reason;
+          throw new ParseError(response, runKey, error);
+        }
       })
       .then(
         (data) => update((view) => ({ ...view, data, loading: false, nextAttemptAt: undefined })),

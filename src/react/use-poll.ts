@@ -1,6 +1,5 @@
 import { useCallback } from 'react';
-import { poll } from '../core/poll.js';
-import type { PollOptions } from '../core/poll-options.js';
+import { poll, type PollOptions } from '../index.js';
 import { applyPollEvent, IDLE, type PollState } from './poll-state.js';
 import { useKeyedState } from './use-keyed-state.js';
 import { useLatest } from './use-latest.js';

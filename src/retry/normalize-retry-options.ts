@@ -1,11 +1,9 @@
-import { fullJitter } from '../backoff/full-jitter.js';
 import type { Backoff } from '../backoff/types.js';
-import { validateOptions, type OptionSpec } from '../core/validate.js';
-import { resolveEnvironment, type Environment } from '../env/environment.js';
-import { isHttpError } from '../errors/http-error.js';
+import type { Clock } from '../env/clock.js';
+import { resolveClock } from '../env/environment.js';
+import { boolean, checkOptions, count, duration, func, object, positiveDuration, refuse, signal, type Check } from '../options/check.js';
 import type { RetryBudget } from './retry-budget.js';
 import type { FetchRetryOptions, RetryInfo, RetryOptions } from './retry-options.js';
-import { isRetryableError } from './is-retryable-error.js';
 
 /** Every default of `retry` and `fetchWithRetry`, in one frozen place. */
 export const RETRY_DEFAULTS = Object.freeze({
@@ -18,66 +16,62 @@ export const RETRY_DEFAULTS = Object.freeze({
   statusCodes: Object.freeze([408, 429, 500, 502, 503, 504]),
 });
 
-/**
- * The default backoff, drawing from the environment's randomness so virtual
- * time stays deterministic; made on the first retry, as most calls need none.
- */
-const retryBackoff = (env: Environment): Backoff => {
-  let strategy: Backoff | undefined;
-  return (attempt) => (strategy ??= fullJitter({ base: 500, cap: 10_000, random: () => env.random() }))(attempt);
-};
-
 /** {@link RetryOptions} after validation, with every default filled in. */
 export interface NormalizedRetryOptions {
   retries: number;
-  backoff: Backoff;
-  shouldRetry: (error: unknown, ctx: { attempt: number }) => boolean | Promise<boolean>;
-  onRetry?: ((info: RetryInfo) => void) | undefined;
+  /** Unset: the loop's default, full jitter from 500 ms to 10 s. */
+  backoff: Backoff | undefined;
+  shouldRetry: ((error: unknown, ctx: { attempt: number }) => boolean | Promise<boolean>) | undefined;
+  onRetry: ((info: RetryInfo) => void) | undefined;
+  /** The caller's signals (fetchWithRetry: `init.signal` or a Request's, and `retry.signal`). */
   signals: AbortSignal[];
-  timeout?: number | undefined;
-  attemptTimeout?: number | undefined;
-  budget?: RetryBudget | undefined;
+  timeout: number | undefined;
+  attemptTimeout: number | undefined;
+  budget: RetryBudget | undefined;
   cooldown: boolean;
   maxRetryAfter: number;
-  env: Environment;
+  env: Clock;
 }
 
 /** {@link FetchRetryOptions} after validation. */
 export interface NormalizedFetchRetryOptions extends NormalizedRetryOptions {
   methods: readonly string[];
   statusCodes: readonly number[];
-  idempotencyKey?: boolean | string | undefined;
+  idempotencyKey: boolean | string | undefined;
   fetch: typeof fetch;
 }
 
-const RETRY_SPEC: OptionSpec<RetryOptions> = {
-  retries: 'count',
-  backoff: 'function',
-  shouldRetry: 'function',
-  onRetry: 'function',
-  signal: 'signal',
-  timeout: 'duration',
-  attemptTimeout: 'duration',
-  budget: 'budget',
-  cooldown: 'boolean',
-  env: 'object',
+/** Duck-typed, so a budget made by another copy of pollite (or your own, or `pollite/cluster`'s) passes. */
+const budget: Check = [
+  (v) => typeof (v as RetryBudget | null)?.withdraw === 'function' && typeof (v as RetryBudget).refund === 'function' && typeof (v as RetryBudget).retryCost === 'number',
+  'a RetryBudget (see createRetryBudget)',
+];
+
+const RETRY_SPEC = {
+  retries: count,
+  backoff: func,
+  shouldRetry: func,
+  onRetry: func,
+  signal,
+  timeout: positiveDuration,
+  attemptTimeout: positiveDuration,
+  budget,
+  cooldown: boolean,
+  maxRetryAfter: duration,
+  env: object,
 };
 
-const FETCH_RETRY_SPEC: OptionSpec<FetchRetryOptions> = {
-  ...RETRY_SPEC,
-  methods: 'strings',
-  statusCodes: 'statuses',
-  maxRetryAfter: 'duration',
-  idempotencyKey: 'boolean-or-string',
-  fetch: 'function',
-};
+const strings: Check = [(v) => Array.isArray(v) && v.every((item) => typeof item === 'string'), 'an array of strings'];
+const statuses: Check = [(v) => Array.isArray(v) && v.every((code) => Number.isInteger(code) && code >= 100 && code <= 599), 'an array of HTTP status codes (integers 100-599)'];
+const key: Check = [(v) => typeof v === 'boolean' || (typeof v === 'string' && v !== ''), 'a boolean or a non-empty string'];
 
-function normalizeWith(given: RetryOptions & { maxRetryAfter?: number }, defaultShouldRetry: NormalizedRetryOptions['shouldRetry']): NormalizedRetryOptions {
-  const env = resolveEnvironment(given.env);
+const FETCH_SPEC = { ...RETRY_SPEC, methods: strings, statusCodes: statuses, idempotencyKey: key, fetch: func };
+
+function fill(given: RetryOptions): NormalizedRetryOptions {
   return {
     retries: given.retries ?? RETRY_DEFAULTS.retries,
-    backoff: given.backoff ?? retryBackoff(env),
-    shouldRetry: given.shouldRetry ?? defaultShouldRetry,
+    backoff: given.backoff,
+    shouldRetry: given.shouldRetry,
     onRetry: given.onRetry,
     signals: given.signal ? [given.signal] : [],
     timeout: given.timeout,
@@ -85,31 +79,21 @@ function normalizeWith(given: RetryOptions & { maxRetryAfter?: number }, default
     budget: given.budget,
     cooldown: given.cooldown ?? true,
     maxRetryAfter: given.maxRetryAfter ?? RETRY_DEFAULTS.maxRetryAfter,
-    env,
+    env: resolveClock(given.env),
   };
 }
 
 /** Validates `retry`'s options once, naming the first bad one in a `TypeError`. */
-export function normalizeRetryOptions(options: RetryOptions | undefined): NormalizedRetryOptions {
-  return normalizeWith(validateOptions(options, RETRY_SPEC), isRetryableError);
-}
+export const normalizeRetryOptions = (options: RetryOptions | undefined): NormalizedRetryOptions => fill(checkOptions(options, RETRY_SPEC));
 
-/** Any response `fetchWithRetry` classed as a failure is in `statusCodes` already: retry it. */
-const fetchShouldRetry = (error: unknown): boolean => isHttpError(error) || isRetryableError(error);
-
-/** Validates `fetchWithRetry`'s `retry` options (and `init.signal`) once. */
-export function normalizeFetchRetryOptions(
-  options: FetchRetryOptions | undefined,
-  initSignal: AbortSignal | null | undefined,
-): NormalizedFetchRetryOptions {
-  const given = validateOptions(options, FETCH_RETRY_SPEC);
-  if (initSignal != null) validateOptions({ signal: initSignal }, { signal: 'signal' });
+/** Validates `fetchWithRetry`'s `retry` options once. */
+export function normalizeFetchRetryOptions(options: FetchRetryOptions | undefined): NormalizedFetchRetryOptions {
+  const given: FetchRetryOptions = checkOptions(options, FETCH_SPEC);
   const fetchImpl = given.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function') throw new TypeError('Expected `fetch` to be a function: this runtime has none');
+  if (typeof fetchImpl !== 'function') refuse('fetch', 'a function: this runtime has none');
   // Extended in place rather than spread into a new object: V8 makes the
   // spread-then-add form ~50x slower, which showed in every call's CPU.
-  const o = normalizeWith(given, fetchShouldRetry) as NormalizedFetchRetryOptions;
-  if (initSignal) o.signals = [initSignal, ...o.signals];
+  const o = fill(given) as NormalizedFetchRetryOptions;
   o.methods = (given.methods ?? RETRY_DEFAULTS.methods).map((method) => method.toUpperCase());
   o.statusCodes = given.statusCodes ?? RETRY_DEFAULTS.statusCodes;
   o.idempotencyKey = given.idempotencyKey;

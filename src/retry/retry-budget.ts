@@ -1,4 +1,4 @@
-import { validateOptions, type OptionSpec } from '../core/validate.js';
+import { checkOptions, duration } from '../options/check.js';
 
 /** Options of {@link createRetryBudget}; the defaults are the AWS SDK's "standard" retry mode. */
 export interface RetryBudgetOptions {
@@ -31,34 +31,30 @@ export interface RetryBudgetOptions {
  * dependency is down the bucket empties and calls fail after their first
  * try instead of multiplying the load; once the dependency is back,
  * successes refill it. Implement it yourself to share a budget wider
- * (between workers, say): pollite only reads `available`, `retryCost` and
- * `timeoutCost` and calls `withdraw` and `refund`.
+ * (`pollite/cluster` shares one between processes): pollite only reads
+ * `retryCost` and `timeoutCost` and calls `withdraw` and `refund`, which
+ * may be async.
  */
 export interface RetryBudget {
-  /** Tokens in the bucket now. */
-  readonly available: number;
+  /** Tokens in the bucket now, where that is known without asking (a local bucket). */
+  readonly available?: number;
   /** The most it holds. */
-  readonly capacity: number;
+  readonly capacity?: number;
   /** What a retry costs. */
   readonly retryCost: number;
   /** What a retry after a timeout costs. */
   readonly timeoutCost: number;
   /** What a success refunds. */
-  readonly successRefund: number;
+  readonly successRefund?: number;
   /** Takes `cost` tokens and returns true, or takes nothing and returns false when fewer are left. */
-  withdraw(cost: number): boolean;
+  withdraw(cost: number): boolean | Promise<boolean>;
   /** Gives back `successRefund` tokens, up to `capacity`: called once per call that succeeded. */
-  refund(): void;
+  refund(): void | Promise<void>;
 }
 
 const BUDGET_DEFAULTS = Object.freeze({ capacity: 500, retryCost: 5, timeoutCost: 10, successRefund: 1 });
 
-const BUDGET_SPEC: OptionSpec<RetryBudgetOptions> = {
-  capacity: 'duration',
-  retryCost: 'duration',
-  timeoutCost: 'duration',
-  successRefund: 'duration',
-};
+const BUDGET_SPEC = { capacity: duration, retryCost: duration, timeoutCost: duration, successRefund: duration };
 
 /**
  * Creates a {@link RetryBudget}: pass the same one to many calls through
@@ -68,8 +64,8 @@ const BUDGET_SPEC: OptionSpec<RetryBudgetOptions> = {
  * const budget = createRetryBudget(); // capacity 500, retry 5, timeout 10, refund 1
  * await fetchWithRetry(url, { retry: { budget } });
  */
-export function createRetryBudget(options?: RetryBudgetOptions): RetryBudget {
-  const o = { ...BUDGET_DEFAULTS, ...validateOptions(options, BUDGET_SPEC) };
+export function createRetryBudget(options?: RetryBudgetOptions): Required<RetryBudget> & { withdraw(cost: number): boolean; refund(): void } {
+  const o = { ...BUDGET_DEFAULTS, ...checkOptions(options, BUDGET_SPEC) };
   let available = o.capacity;
   return {
     get available() {

@@ -1,10 +1,12 @@
-import { retryDecision, type FailureOutcome, type RetryPolicy } from '../core/retry-decision.js';
-import { abortable, linkedController } from '../env/abortable.js';
-import { sleepIn } from '../env/sleep.js';
+import { expo } from '../backoff/ceiling.js';
+import { link } from '../env/link.js';
+import { abortable } from '../env/settle.js';
 import { startTimer } from '../env/timer.js';
+import { wait } from '../env/wait.js';
 import { timeoutError } from '../errors/timeout-error.js';
-import { errorOutcome } from './error-outcome.js';
-import { linkSignals } from './link-signals.js';
+import { errorOutcome } from '../policy/error-outcome.js';
+import { isRetryableError } from '../policy/is-retryable-error.js';
+import { retryDecision, type Failure, type RetryPolicy } from '../policy/retry-decision.js';
 import type { NormalizedRetryOptions } from './normalize-retry-options.js';
 import type { RetryContext } from './retry-options.js';
 
@@ -12,17 +14,14 @@ import type { RetryContext } from './retry-options.js';
 export interface FailedValue {
   /** What `shouldRetry`, `onRetry` and a deadline's `cause` see. */
   error: unknown;
-  outcome: FailureOutcome;
-  /** The attempt ran out of its own `attemptTimeout`: retryable whatever `shouldRetry` says, as documented. */
+  failure: Failure;
+  /** The attempt ran out of its own `attemptTimeout`: retried whatever `shouldRetry` says, as documented. */
   attemptTimedOut?: boolean;
 }
 
 /** What one caller of the loop (`retry`, `fetchWithRetry`) plugs into it. */
 export interface RetryLoopSpec<T> {
-  /**
-   * Runs one attempt. `cancellable` is false when nothing can abort
-   * `ctx.signal`, so it need not be handed on (fetch pays for every signal).
-   */
+  /** Runs one attempt. `cancellable` is false when nothing can abort `ctx.signal`, so it need not be handed on. */
   attempt(ctx: RetryContext, cancellable: boolean): Promise<T>;
   /** Whether this call may be retried at all (fetch: the method and body allow it). @default true */
   retryable?: boolean;
@@ -30,21 +29,21 @@ export interface RetryLoopSpec<T> {
   failureOf?(value: T): FailedValue | undefined;
   /** Frees a failed value before retrying (fetch: cancels the body). */
   discard?(value: T): void;
-  /**
-   * How long to wait before an attempt (the origin's cooldown), ms; 0 when
-   * clear. The wait is outside the attempt's `attemptTimeout` (waiting is
-   * not trying, so it never costs a retry) but inside the total `timeout`:
-   * one that would end past the deadline is not started.
-   */
+  /** How long to wait before an attempt (the cooldown), ms; 0 when clear. Outside `attemptTimeout`, inside `timeout`. */
   gate?(): number;
-  /**
-   * Which statuses (of a failed value, or of an error's `response`) are worth
-   * another try. @default every status: `shouldRetry` has already accepted the error
-   */
+  /** Which statuses (of a failed value, or of an error's `response`) are worth another try. @default every status */
   isRetryableStatus?(status: number): boolean;
+  /** The default `shouldRetry`. @default isRetryableError */
+  shouldRetry?(error: unknown): boolean;
+  /**
+   * The value the call ends with outlives the loop (a Response whose body is
+   * still to be read): it gets the release of the loop's signals and timers,
+   * to call once it is done, and returns what the caller gets.
+   */
+  keep?(value: T, release: () => void, signal: AbortSignal | undefined): T;
 }
 
-type AttemptResult<T> = { value: T; failure?: FailedValue } | { error: unknown; failure: FailedValue };
+type AttemptResult<T> = { value: T; failed?: FailedValue } | { error: unknown; failed: FailedValue };
 
 const noop = (): void => undefined;
 
@@ -54,114 +53,110 @@ const noop = (): void => undefined;
  * the shared budget and cancellation. Leaves no timer or listener behind.
  */
 export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetryOptions): Promise<T> {
+  const { env } = o;
+  const deadline = o.timeout === undefined ? Infinity : env.now() + o.timeout;
   const policy: RetryPolicy = {
-    maxFailures: o.retries,
-    backoff: o.backoff,
+    retries: o.retries,
+    backoff: o.backoff ?? ((n) => env.random() * expo(500, 10_000, n)),
     maxRetryAfter: o.maxRetryAfter,
     interval: 0,
     countPaced: true,
     isRetryableStatus: spec.isRetryableStatus ?? (() => true),
+    deadline,
   };
-  const aborted = o.signals.find((signal) => signal.aborted);
+  const shouldRetry = o.shouldRetry ?? spec.shouldRetry ?? isRetryableError;
+  const aborted = o.signals.find((s) => s.aborted);
   if (aborted) throw aborted.reason;
-  // AbortSignals are costly in Node (creating one and collecting it cost more
-  // than the rest of a call; a listener on a fresh one, tens of µs). So the
-  // loop has a signal only when something can abort it; an attempt gets its
-  // own controller only when it has its own timeout, is raced against the
-  // signal only when that can abort, and `fn` gets one only if it reads it.
+  // AbortSignals are costly in Node (making one and collecting it cost more than the rest of a call), so
+  // the loop has a signal only when something can abort it, and `fn` gets one only if it reads it.
   const canAbort = o.signals.length > 0 || o.timeout !== undefined || o.attemptTimeout !== undefined;
-  const loop = canAbort ? linkSignals(o.signals) : undefined;
+  const loop = canAbort ? link(...o.signals) : undefined;
   const signal = loop?.controller.signal;
-  const { env } = o;
   let lastError: unknown;
-  const deadline = o.timeout === undefined ? Infinity : env.now() + o.timeout;
-  const stopDeadline =
-    o.timeout === undefined
-      ? noop
-      : startTimer(env, o.timeout, () =>
-          loop!.controller.abort(timeoutError(`Retrying timed out after ${o.timeout} ms`, lastError)),
-        );
+  const stopDeadline = o.timeout === undefined ? noop : startTimer(env, o.timeout, () => loop!.controller.abort(timeoutError(`Retrying timed out after ${o.timeout} ms`, lastError)));
+  const pastDeadline = (): DOMException => timeoutError(`Retrying would wait past its ${o.timeout} ms deadline`, lastError);
   let idle: AbortController | undefined;
-  const context = (attempt: number, attemptSignal: AbortSignal | undefined): RetryContext =>
-    attemptSignal
-      ? { attempt, signal: attemptSignal }
-      : {
-          attempt,
-          // Nothing can abort this call: a signal that never aborts, made only if `fn` asks.
-          get signal() {
-            return (idle ??= new AbortController()).signal;
-          },
-        };
+  let kept = false;
+  /** Stops the current attempt's timer and signal. */
+  let stopAttempt = noop;
+  let attemptSignal: AbortSignal | undefined;
+  const release = (): void => {
+    stopAttempt();
+    stopDeadline();
+    loop?.release();
+  };
 
   const runAttempt = async (attempt: number): Promise<AttemptResult<T>> => {
     const gate = spec.gate?.() ?? 0;
     if (gate > 0) {
-      if (env.now() + gate > deadline) throw timeoutError(`Retrying would wait past its ${o.timeout} ms deadline`, lastError);
-      await sleepIn(env, gate, signal);
+      if (env.now() + gate > deadline) throw pastDeadline();
+      await wait(env, gate, signal);
     }
-    const child = o.attemptTimeout === undefined ? undefined : linkedController(signal!);
-    const attemptSignal = child ? child.controller.signal : signal;
+    const child = o.attemptTimeout === undefined ? undefined : link(signal);
+    attemptSignal = child ? child.controller.signal : signal;
     let timedOut = false;
-    const stopAttemptTimer = child
+    const stopTimer = child
       ? startTimer(env, o.attemptTimeout!, () => {
           timedOut = true;
           child.controller.abort(timeoutError(`Attempt timed out after ${o.attemptTimeout} ms`));
         })
       : noop;
+    stopAttempt = (): void => {
+      stopTimer();
+      child?.release();
+    };
+    // Nothing can abort this call: a signal that never aborts, made only if `fn` asks.
+    const ctx: RetryContext = attemptSignal ? { attempt, signal: attemptSignal! } : { attempt, get signal() { return (idle ??= new AbortController()).signal; } };
     try {
-      const pending = spec.attempt(context(attempt, attemptSignal), canAbort);
-      const value = await (attemptSignal ? abortable(pending, attemptSignal) : pending);
-      const failure = spec.failureOf?.(value);
-      return failure ? { value, failure } : { value };
+      const value = await abortable(spec.attempt(ctx, canAbort), attemptSignal);
+      const failed = spec.failureOf?.(value);
+      return failed ? { value, failed } : { value };
     } catch (error) {
+      stopAttempt();
       if (signal?.aborted) throw signal.reason;
       const reported = timedOut ? attemptSignal!.reason : error;
-      return { error: reported, failure: { error: reported, outcome: errorOutcome(reported, timedOut), attemptTimedOut: timedOut } };
-    } finally {
-      stopAttemptTimer();
-      child?.release();
+      return { error: reported, failed: { error: reported, failure: errorOutcome(reported, timedOut), attemptTimedOut: timedOut } };
     }
   };
 
-  // How the call ends when no retry follows: the failed value itself (a last
-  // 503 response) or the error, in its original identity.
+  // How the call ends when no retry follows: the value itself (a last 503 response) or the error, as itself.
   const settle = (result: AttemptResult<T>): T => {
     if ('error' in result) throw result.error;
-    return result.value;
+    if (!spec.keep) return result.value;
+    kept = true;
+    return spec.keep(result.value, release, attemptSignal);
   };
 
   try {
     let failures = 0;
-    for (let attempt = 0; ; attempt += 1) {
+    for (let attempt = 1; ; attempt += 1) {
       const result = await runAttempt(attempt);
-      const { failure } = result;
-      if (!failure) {
-        o.budget?.refund();
-        return (result as { value: T }).value;
+      const { failed } = result;
+      if (!failed) {
+        await o.budget?.refund();
+        return settle(result);
       }
-      lastError = failure.error;
-      const wanted =
-        spec.retryable !== false &&
-        (failure.attemptTimedOut === true || (await o.shouldRetry(failure.error, { attempt })));
+      lastError = failed.error;
+      const wanted = spec.retryable !== false && (failed.attemptTimedOut === true || (await shouldRetry(failed.error, { attempt })));
       if (signal?.aborted) throw signal.reason;
       if (!wanted) {
         // Ending in anything but a retryable failure counts as a success.
-        if (spec.retryable !== false) o.budget?.refund();
+        if (spec.retryable !== false) await o.budget?.refund();
         return settle(result);
       }
-      const decision = retryDecision(failure.outcome, failures, policy, env.now(), env.random(), o.budget);
-      if (!decision.retry) return settle(result);
-      if (env.now() + decision.delay > deadline) {
-        throw timeoutError(`Retrying would wait past its ${o.timeout} ms deadline`, lastError);
+      const decision = retryDecision(failed.failure, failures, policy, env.now(), env.random(), o.budget);
+      if (!decision.retry) {
+        if (decision.reason === 'deadline') throw pastDeadline();
+        return settle(result);
       }
-      if (o.budget && !o.budget.withdraw(decision.cost ?? 0)) return settle(result);
+      if (o.budget && !(await o.budget.withdraw(decision.cost!))) return settle(result);
+      stopAttempt();
       if ('value' in result) spec.discard?.(result.value);
       failures = decision.failures;
-      o.onRetry?.({ error: failure.error, attempt: attempt + 1, delay: decision.delay });
-      await sleepIn(env, decision.delay, signal);
+      o.onRetry?.({ error: failed.error, attempt, delay: decision.delay });
+      await wait(env, decision.delay, signal);
     }
   } finally {
-    stopDeadline();
-    loop?.release();
+    if (!kept) release();
   }
 }

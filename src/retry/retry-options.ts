@@ -1,10 +1,10 @@
 import type { Backoff } from '../backoff/types.js';
-import type { Environment } from '../env/environment.js';
+import type { Clock } from '../env/clock.js';
 import type { RetryBudget } from './retry-budget.js';
 
 /** What `retry` hands to each attempt. */
 export interface RetryContext {
-  /** 0 on the first try, n on the n-th retry. */
+  /** This attempt's number: 1 for the first try, n + 1 for the n-th retry. */
   attempt: number;
   /**
    * Aborts when the caller aborts, the total `timeout` passes or this
@@ -17,16 +17,16 @@ export interface RetryContext {
 export interface RetryInfo {
   /** The failure being retried; for `fetchWithRetry`'s statuses, an `HttpError` whose body is discarded. */
   error: unknown;
-  /** The retry about to happen: 1 for the first. */
+  /** The attempt that failed: 1 for the first try (so also the number of this retry). */
   attempt: number;
-  /** The wait before it, ms. */
+  /** The wait before the next attempt, ms. */
   delay: number;
 }
 
 /** Options of {@link retry}. Validated when `retry` is called. */
 export interface RetryOptions {
   /**
-   * Retries after the first try: at most `retries + 1` attempts.
+   * Failures that are tried again: at most `retries + 1` attempts.
    * @default 3
    */
   retries?: number;
@@ -38,8 +38,8 @@ export interface RetryOptions {
   backoff?: Backoff;
   /**
    * Which failures are worth another try. `attempt` is the attempt that
-   * failed. Timed-out attempts (`attemptTimeout`) are always retried, and
-   * aborts never are, whatever this says.
+   * failed (1 for the first try). Timed-out attempts (`attemptTimeout`) are
+   * always retried, and aborts never are, whatever this says.
    * @default isRetryableError (for `fetchWithRetry`: also every response in `statusCodes`)
    * @example shouldRetry: (error) => isRetryableError(error) || error instanceof MyFlakyError
    */
@@ -49,15 +49,16 @@ export interface RetryOptions {
   /** Aborts the attempt in flight and any wait; the call rejects with `signal.reason`. */
   signal?: AbortSignal;
   /**
-   * Total deadline for all attempts and waits, ms. A wait that would end
-   * after it is not started; the call rejects with a `TimeoutError`
-   * DOMException whose `cause` is the last failure.
+   * Total deadline for all attempts and waits, ms (> 0). A wait that would
+   * end after it is not started; the call rejects with a `TimeoutError`
+   * DOMException whose `cause` is the last failure. For `fetchWithRetry`
+   * it also bounds reading the body of the response it resolves with.
    * @default none
    */
   timeout?: number;
   /**
-   * Deadline of each attempt, ms: its signal aborts with a `TimeoutError`
-   * and the attempt counts as a retryable failure.
+   * Deadline of each attempt, ms (> 0): its signal aborts with a
+   * `TimeoutError` and the attempt counts as a retryable failure.
    * @default none
    */
   attemptTimeout?: number;
@@ -68,19 +69,25 @@ export interface RetryOptions {
    */
   budget?: RetryBudget;
   /**
-   * Origin cooldown: a 429 or 503 with Retry-After (for `retry`: on an error
-   * carrying a response, such as `HttpError`) makes every pollite request to
-   * that origin in this realm wait until then, and this call waits for
-   * cooldowns others announced. `false` opts out of both.
+   * Cooldown: a 503 with Retry-After (for `retry`: on an error carrying a
+   * response, such as `HttpError`) makes every pollite request to that
+   * origin in this realm wait until then, a 429 every request to its
+   * route; and this call waits for cooldowns others announced. `false`
+   * opts out of both.
    * @default true
    */
   cooldown?: boolean;
+  /**
+   * Longest wait a Retry-After header may impose, ms.
+   * @default 300000
+   */
+  maxRetryAfter?: number;
   /**
    * Clock, timers and randomness. Defaults to the real ones; tests and the
    * simulator inject virtual ones.
    * @default the real `Date.now`, `setTimeout`, `clearTimeout`, `Math.random`
    */
-  env?: Partial<Environment>;
+  env?: Partial<Clock>;
 }
 
 /** Options of {@link fetchWithRetry}, passed as `init.retry`. */
@@ -96,11 +103,6 @@ export interface FetchRetryOptions extends RetryOptions {
    * @default [408, 429, 500, 502, 503, 504]
    */
   statusCodes?: number[];
-  /**
-   * Longest wait a Retry-After header may impose, ms.
-   * @default 300000
-   */
-  maxRetryAfter?: number;
   /**
    * Sends the same `Idempotency-Key` header on every attempt of this call,
    * which makes POST and PATCH safe to retry: `true` generates a random

@@ -1,4 +1,5 @@
-import { retryCooldown } from '../cooperate/retry-cooldown.js';
+import { retryCooldown } from '../cooldown/retry-cooldown.js';
+import { refuse } from '../options/check.js';
 import { normalizeRetryOptions } from './normalize-retry-options.js';
 import type { RetryContext, RetryOptions } from './retry-options.js';
 import { runRetryLoop } from './retry-loop.js';
@@ -7,8 +8,8 @@ import { runRetryLoop } from './retry-loop.js';
  * Calls `fn` until it resolves, retrying the failures `shouldRetry` accepts
  * (network failures, timeouts and retryable `HttpError`s by default) after
  * `backoff(n)`, at most `retries` times. An error carrying a `response`
- * with a valid Retry-After is retried after that long instead (at least
- * that, at most 1.2 times that).
+ * with a Retry-After of a second or more is retried after that long
+ * instead (at least that, at most 1.2 times that).
  *
  * Resolves with `fn`'s value. Rejects with the last error itself (not a
  * wrapper) once retries are exhausted, the budget cannot pay or the error
@@ -25,7 +26,7 @@ import { runRetryLoop } from './retry-loop.js';
  * }, { retries: 5, timeout: 10_000 });
  */
 export async function retry<T>(fn: (ctx: RetryContext) => Promise<T>, options?: RetryOptions): Promise<T> {
-  if (typeof fn !== 'function') throw new TypeError('Expected `fn` to be a function');
+  if (typeof fn !== 'function') refuse('fn', 'a function');
   const o = normalizeRetryOptions(options);
   const cooldown = o.cooldown ? retryCooldown(o.env, o.maxRetryAfter) : undefined;
   const attempt = cooldown

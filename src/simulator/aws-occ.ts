@@ -1,8 +1,4 @@
-import { decorrelatedJitter } from '../backoff/decorrelated-jitter.js';
-import { equalJitter } from '../backoff/equal-jitter.js';
-import { exponential } from '../backoff/exponential.js';
-import { fullJitter } from '../backoff/full-jitter.js';
-import type { Backoff } from '../backoff/types.js';
+import { decorrelatedJitter, equalJitter, exponential, fullJitter, type Backoff } from '../index.js';
 import { ClientHeap } from './client-heap.js';
 import { deriveSeed, mulberry32, normals } from './prng.js';
 

@@ -11,3 +11,8 @@ export { VirtualTime } from './virtual-time.js';
 export { mulberry32 } from './prng.js';
 export { awsOccStudy, runOcc, OCC_STRATEGIES } from './aws-occ.js';
 export type { OccStrategy, OccStudyOptions, OccPoint, OccRun } from './aws-occ.js';
+export { SCENARIO_NAMES } from './scenarios.js';
+export { MAX_CLIENTS, MIN_INTERVAL } from './normalize-options.js';
+export { renderChart } from './chart.js';
+export type { ChartPanel, ChartSeries, ChartOptions } from './chart.js';
+export { simulationTable, simulationPanel, occTable, occPanels, textTable } from './report.js';

@@ -1,4 +1,4 @@
-import { parseRetryAfter } from '../http/parse-retry-after.js';
+import { parseRetryAfter } from '../index.js';
 import { percentile } from './percentile.js';
 
 /** What one strategy did to the modelled server. Times are virtual ms. */

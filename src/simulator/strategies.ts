@@ -1,11 +1,4 @@
-import { decorrelatedJitter } from '../backoff/decorrelated-jitter.js';
-import { equalJitter } from '../backoff/equal-jitter.js';
-import { exponential } from '../backoff/exponential.js';
-import type { Backoff } from '../backoff/types.js';
-import { poll } from '../core/poll.js';
-import type { Environment } from '../env/environment.js';
-import { isPollGaveUpError } from '../errors/poll-gave-up-error.js';
-import { fetchWithRetry } from '../retry/fetch-with-retry.js';
+import { decorrelatedJitter, equalJitter, exponential, fetchWithRetry, isPollGaveUpError, poll, type Backoff, type Environment } from '../index.js';
 
 /** One simulated client, as a strategy sees it. */
 export interface SimulatedClient {
@@ -34,7 +27,7 @@ export interface Strategy {
 // Every simulated client is its own browser or device: nothing is shared
 // between them through the realm they happen to run in here. (Spread, so
 // these options may be unknown to the poll of an older build.)
-const ownRealm: object = { cooldown: false, share: false };
+const ownRealm = { cooldown: false } as const;
 
 /** A strategy running pollite's real `poll`, with `backoff` replacing the default when given. */
 const pollStrategy = (name: string, description: string, backoff?: (random: () => number) => Backoff): Strategy => ({

@@ -1,5 +1,4 @@
-import type { Environment } from '../env/environment.js';
-import type { VisibilitySource } from '../env/visibility.js';
+import { type Environment, type VisibilitySource } from '../index.js';
 import { EventQueue, type ScheduledEvent } from './event-queue.js';
 
 /** What the simulator provides of an {@link Environment}; pollite's defaults fill the rest (never offline, never blurred outside a browser). */

@@ -1,6 +1,5 @@
 import type { QueryFunctionContext, QueryKey } from '@tanstack/query-core';
-import { HttpError } from '../errors/http-error.js';
-import { discardBody, parseJson, parseWith } from '../http/body.js';
+import { discardBody, HttpError, ParseError, parseJson } from '../index.js';
 
 /** Options of {@link conditionalQueryFn}. */
 export interface ConditionalQueryOptions<TData> {
@@ -90,7 +89,13 @@ export function conditionalQueryFn<TData = unknown>(
     }
     if (!response.ok) throw new HttpError(response, href);
     const etag = response.headers.get('etag');
-    const data = await parseWith(parse, response, href, signal);
+    let data: TData;
+    try {
+      data = await parse(response);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw new ParseError(response, href, error);
+    }
     const forget = (): void => void (query ? byQuery.delete(query) : fallback.delete(href));
     if (etag === null) forget();
     else if (query) byQuery.set(query, { url: href, etag, data });

@@ -1,5 +1,6 @@
-import { MAX_TIMER } from '../env/timer.js';
-import { isRetryableError } from '../retry/is-retryable-error.js';
+/** setTimeout's largest delay, ms (about 24.8 days). */
+const MAX_TIMER = 2 ** 31 - 1;
+import { isRetryableError } from '../index.js';
 
 /** The part of a TanStack `Query` that {@link refetchUntil} reads. */
 export interface QueryStateLike<TData> {

@@ -1,4 +1,4 @@
-import type { Backoff } from '../backoff/types.js';
+import type { Backoff } from '../index.js';
 
 /** Options of {@link retryPolicy}. */
 export interface RetryPolicyOptions {

@@ -1,8 +1,4 @@
-import { fullJitter } from '../backoff/full-jitter.js';
-import { validateOptions, type OptionSpec } from '../core/validate.js';
-import { retryDecision, type RetryDecision, type RetryPolicy } from '../core/retry-decision.js';
-import { errorOutcome } from '../retry/error-outcome.js';
-import { isRetryableError } from '../retry/is-retryable-error.js';
+import { errorOutcome, fullJitter, isRetryableError, retryDecision, type RetryDecision, type RetryPolicy } from '../index.js';
 import type { RetryPolicyOptions } from './retry-policy-options.js';
 
 /** The pair to spread into a TanStack query's options. */
@@ -13,14 +9,26 @@ export interface TanStackRetry {
   retryDelay: (failureCount: number, error: unknown) => number;
 }
 
-const SPEC: OptionSpec<RetryPolicyOptions> = {
-  maxRetries: 'count',
-  backoff: 'function',
-  maxRetryAfter: 'duration',
-  shouldRetry: 'function',
-  random: 'function',
-  now: 'function',
+const isFn = (v: unknown): boolean => typeof v === 'function';
+const SPEC: { [K in keyof RetryPolicyOptions]-?: [(value: unknown) => boolean, string] } = {
+  maxRetries: [(v) => Number.isInteger(v) && (v as number) >= 0, 'a non-negative integer'],
+  backoff: [isFn, 'a function'],
+  maxRetryAfter: [(v) => typeof v === 'number' && v >= 0 && v < Infinity, 'a finite number >= 0'],
+  shouldRetry: [isFn, 'a function'],
+  random: [isFn, 'a function'],
+  now: [isFn, 'a function'],
 };
+
+/** Checks the options present, naming the first bad one in a `TypeError`. */
+function checked(options: RetryPolicyOptions | undefined): RetryPolicyOptions {
+  if (options === undefined) return {};
+  if (typeof options !== 'object' || options === null) throw new TypeError('Expected `options` to be an object');
+  for (const name of Object.keys(SPEC) as Array<keyof RetryPolicyOptions>) {
+    const [test, expected] = SPEC[name];
+    if (options[name] !== undefined && !test(options[name])) throw new TypeError(`Expected \`${name}\` to be ${expected}`);
+  }
+  return options;
+}
 
 /**
  * pollite's retry policy as TanStack Query's `retry` and `retryDelay`:
@@ -37,12 +45,12 @@ const SPEC: OptionSpec<RetryPolicyOptions> = {
  * useQuery({ queryKey: ['job', id], queryFn, retry, retryDelay });
  */
 export function retryPolicy(options?: RetryPolicyOptions): TanStackRetry {
-  const o = validateOptions(options, SPEC);
+  const o = checked(options);
   const random = o.random ?? (() => Math.random());
   const now = o.now ?? (() => Date.now());
   const shouldRetry = o.shouldRetry ?? isRetryableError;
   const policy: RetryPolicy = {
-    maxFailures: o.maxRetries ?? 3,
+    retries: o.maxRetries ?? 3,
     backoff: o.backoff ?? fullJitter({ base: 1000, cap: 30_000, random }),
     maxRetryAfter: o.maxRetryAfter ?? 300_000,
     interval: 0,

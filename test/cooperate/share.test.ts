@@ -137,7 +137,7 @@ describe('share: true', () => {
     expect(server.requests).toHaveLength(1);
     await server.close();
     server = await startServer(scripted([(res) => sendJson(res, 500, {})]));
-    const gaveUp = await Promise.all([1, 2].map(() => poll(server!.url, { share: true, maxAttempts: 1, backoff: () => 0, interval: 0 }).catch((e: unknown) => e)));
+    const gaveUp = await Promise.all([1, 2].map(() => poll(server!.url, { share: true, retries: 1, backoff: () => 0, interval: 0 }).catch((e: unknown) => e)));
     expect(gaveUp.every((e) => e instanceof PollGaveUpError)).toBe(true);
     expect(server.requests).toHaveLength(2);
   });

@@ -51,20 +51,20 @@ describe('poll against a real server', () => {
     expect(server.inFlight.max).toBe(1);
   });
 
-  it('resets failures after a success: 500s, success, 500s never give up with maxAttempts 2', async () => {
+  it('resets failures after a success: 500s, success, 500s never give up with retries 2', async () => {
     const fail = json(500, { error: 'boom' });
     server = await startServer(scripted([fail, fail, json(200, { status: 'running' }), fail, fail, json(200, { status: 'done' })]));
     const events: PollEvent[] = [];
     const { env, delays } = recordingEnv({ random: 0.5 });
-    const result = await poll<Job>(server.url, { isDone, maxAttempts: 2, interval: 100, backoff: (n) => n * 10, env, onEvent: (e) => events.push(e) });
+    const result = await poll<Job>(server.url, { isDone, retries: 2, interval: 100, backoff: (n) => n * 10, env, onEvent: (e) => events.push(e) });
     expect(result.status).toBe('done');
     expect(delays).toEqual([110, 120, 100, 110, 120]);
-    expect(events.filter((e) => e.type === 'request').map((e) => (e as { attempt: number }).attempt)).toEqual([0, 1, 2, 0, 1, 2]);
+    expect(events.filter((e) => e.type === 'request').map((e) => (e as { attempt: number }).attempt)).toEqual([1, 2, 3, 1, 2, 3]);
   });
 
-  it('gives up after maxAttempts + 1 counted failures with PollGaveUpError', async () => {
+  it('gives up after retries + 1 counted failures with PollGaveUpError', async () => {
     server = await startServer(scripted([json(503, { error: 'down' })]));
-    const error = await poll(server.url, { maxAttempts: 3, env: recordingEnv().env }).catch((e: unknown) => e);
+    const error = await poll(server.url, { retries: 3, env: recordingEnv().env }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PollGaveUpError);
     const gaveUp = error as PollGaveUpError;
     expect(gaveUp.attempts).toBe(4);
@@ -75,7 +75,7 @@ describe('poll against a real server', () => {
   });
 
   it('gives up on network failures with the network error as cause and no status', async () => {
-    const error = (await poll(REFUSED_URL, { maxAttempts: 1, env: recordingEnv().env }).catch((e: unknown) => e)) as PollGaveUpError;
+    const error = (await poll(REFUSED_URL, { retries: 1, env: recordingEnv().env }).catch((e: unknown) => e)) as PollGaveUpError;
     expect(error).toBeInstanceOf(PollGaveUpError);
     expect(error.attempts).toBe(2);
     expect(error.status).toBeUndefined();
@@ -100,19 +100,19 @@ describe('poll against a real server', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('honours Retry-After in seconds on 429 and 503, not counting them toward maxAttempts', async () => {
+  it('honours Retry-After in seconds on 429 and 503, not counting them toward retries', async () => {
     server = await startServer(
       scripted([json(429, {}, { 'retry-after': '3' }), json(503, {}, { 'retry-after': '7' }), json(503, {}, { 'retry-after': '2' }), json(200, { status: 'done' })]),
     );
     const events: PollEvent[] = [];
     const { env, delays } = recordingEnv({ random: 0.5 });
-    await poll<Job>(server.url, { isDone, maxAttempts: 0, interval: 1000, env, onEvent: (e) => events.push(e) });
+    await poll<Job>(server.url, { isDone, retries: 0, interval: 1000, env, onEvent: (e) => events.push(e) });
     expect(delays).toEqual([3300, 7700, 2200]);
     const retries = events.filter((e) => e.type === 'retry');
     expect(retries.map((e) => [e.status, e.retryAfter, e.attempt, e.reason])).toEqual([
-      [429, 3000, 0, 'status'],
-      [503, 7000, 0, 'status'],
-      [503, 2000, 0, 'status'],
+      [429, 3000, 1, 'status'],
+      [503, 7000, 1, 'status'],
+      [503, 2000, 1, 'status'],
     ]);
   });
 
@@ -130,7 +130,8 @@ describe('poll against a real server', () => {
     );
     const { env, delays } = recordingEnv({ random: 0.9 });
     await poll<Job>(server.url, { isDone, interval: 500, maxRetryAfter: 10_000, env });
-    expect(delays).toEqual([10_000, 500]);
+    // The cap applies to the floor; the spread above it still parts clients that were capped alike.
+    expect(delays).toEqual([10_000 + 10_000 * 0.2 * 0.9, 500]);
   });
 
   it('falls back to backoff on a malformed Retry-After and counts the failure', async () => {
@@ -175,7 +176,7 @@ describe('poll against a real server', () => {
     expect(parses).toBe(2);
     expect(updates).toHaveLength(2);
     expect(events.filter((e) => e.type === 'request').map((e) => [e.attempt, e.conditional])).toEqual([
-      [0, false], [0, true], [0, true], [1, true], [0, true],
+      [1, false], [1, true], [1, true], [2, true], [1, true],
     ]);
   });
 
@@ -226,13 +227,13 @@ describe('poll against a real server', () => {
     const { env } = recordingEnv({ random: 0 });
     await poll<Job>(server.url, { isDone, interval: 500, env: { ...env, now: () => now }, onEvent: (e) => events.push(e) });
     expect(events.map((e) => ({ ...e, ...('ms' in e ? { ms: 0 } : {}) }))).toEqual([
-      { type: 'request', attempt: 0, conditional: false },
+      { type: 'request', attempt: 1, conditional: false },
       { type: 'response', status: 503, ms: 0 },
-      { type: 'retry', attempt: 0, delay: 1000, at: now + 1000, reason: 'status', status: 503, retryAfter: 1000 },
-      { type: 'request', attempt: 0, conditional: false },
+      { type: 'retry', attempt: 1, failures: 0, delay: 1000, at: now + 1000, reason: 'status', status: 503, retryAfter: 1000 },
+      { type: 'request', attempt: 1, conditional: false },
       { type: 'response', status: 200, ms: 0 },
       { type: 'wait', delay: 500, at: now + 500 },
-      { type: 'request', attempt: 0, conditional: false },
+      { type: 'request', attempt: 1, conditional: false },
       { type: 'response', status: 200, ms: 0 },
     ]);
   });
@@ -242,7 +243,7 @@ describe('poll against a real server', () => {
     const events: PollEvent[] = [];
     const result = await poll<Job>(server.url, { isDone, requestTimeout: 50, interval: 10, backoff: () => 0, onEvent: (e) => events.push(e) });
     expect(result.status).toBe('done');
-    expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'timeout', attempt: 1 });
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'timeout', attempt: 1, failures: 1 });
   });
 });
 
@@ -360,8 +361,8 @@ describe('poll: bad input', () => {
     [{ interval: -1 }, 'interval'],
     [{ interval: Number.NaN }, 'interval'],
     [{ interval: Infinity }, 'interval'],
-    [{ maxAttempts: 1.5 }, 'maxAttempts'],
-    [{ maxAttempts: -1 }, 'maxAttempts'],
+    [{ retries: 1.5 }, 'retries'],
+    [{ retries: -1 }, 'retries'],
     [{ isDone: true }, 'isDone'],
     [{ onUpdate: 'x' }, 'onUpdate'],
     [{ timeout: -5 }, 'timeout'],

@@ -52,6 +52,9 @@ describe('origin cooldown and attemptTimeout', () => {
     expect(second?.ok && second.value.status).toBe(200);
     expect(sent).toHaveLength(2);
     expect(sent[1]).toBeGreaterThanOrEqual(T0 + 60_000);
+    // The attempt's timer follows the body until it is read, as fetch's signal does.
+    expect(clock.pendingEnv()).toBe(1);
+    if (second?.ok) await second.value.text();
     expect(clock.pendingEnv()).toBe(0);
   });
 });

@@ -79,7 +79,7 @@ describe('poll with the real document and window (jsdom)', () => {
             env: { now: () => clock.now, setTimeout: (cb, ms) => clock.add(cb, ms, 'env'), clearTimeout: (h) => clock.clear(h), random: () => 0.5 },
             signal: controller.signal,
             interval: 100,
-            maxAttempts: 2,
+            retries: 2,
             requestTimeout: 150,
             backoff: (n) => n * 100,
             isDone: (data) => data.done,

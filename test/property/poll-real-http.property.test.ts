@@ -102,7 +102,7 @@ describe('poll over real HTTP, generated servers', () => {
           signal: controller.signal,
           interval: 0,
           backoff: () => 0,
-          maxAttempts: MAX_ATTEMPTS,
+          retries: MAX_ATTEMPTS,
           cooldown: false,
           isDone: (data) => data.done,
         }).then(

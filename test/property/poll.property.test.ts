@@ -13,7 +13,7 @@ const SPREAD = 0.2;
 
 const optionsArb = fc.record({
   interval: fc.integer({ min: 0, max: 100 }).map((n) => n * 10),
-  maxAttempts: fc.integer({ min: 0, max: 4 }),
+  retries: fc.integer({ min: 0, max: 4 }),
   maxRetryAfter: fc.constantFrom(0, 1_000, 30_000, 300_000, 1_000_000),
   backoffStep: fc.integer({ min: 0, max: 2_000 }),
   requestTimeout: fc.option(fc.integer({ min: 1, max: 30 }).map((n) => n * 10), { nil: undefined }),
@@ -25,7 +25,7 @@ const optionsArb = fc.record({
 
 const interruptionsArb = fc.record({
   abortAt: fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: undefined }),
-  timeout: fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: undefined }),
+  timeout: fc.option(fc.integer({ min: 1, max: 60_000 }), { nil: undefined }),
   hiddenAtStart: fc.boolean(),
   // [start, length] of hidden spells, ms after the start.
   spells: fc.array(fc.tuple(fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: 1, max: 20_000 })), { maxLength: 3 }),
@@ -63,7 +63,7 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
     env: virtualEnv(clock, page, () => options.random),
     signal: controller.signal,
     interval: options.interval,
-    maxAttempts: options.maxAttempts,
+    retries: options.retries,
     maxRetryAfter: options.maxRetryAfter,
     backoff: (n) => n * options.backoffStep,
     conditional: options.conditional,
@@ -75,7 +75,7 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
     ...(interruptions.timeout === undefined ? {} : { timeout: interruptions.timeout }),
   });
   const settled = await runVirtual(clock, running);
-  const model = modelRun(script, options.maxAttempts, options.requestTimeout);
+  const model = modelRun(script, options.retries, options.requestTimeout);
   if (!settled) {
     // Hidden spells are finite, so a pending poll has nothing scheduled only when it waits on a body that
     // never finishes, with no requestTimeout to end it. The caller's signal still must.
@@ -114,7 +114,8 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
   expect(server.log.length).toBeLessThanOrEqual(model.requests);
   expect(settled.at, 'settled after the deadline').toBeLessThanOrEqual(deadline);
   const requestEvents = events.filter((e): e is Extract<PollEvent, { type: 'request' }> => e.type === 'request');
-  expect(requestEvents.map((e) => e.attempt), 'failures counted before each request').toEqual(model.failuresBefore.slice(0, requestEvents.length));
+  // Each request's `attempt` is one more than the failures counted before it (attempt 1 after a success).
+  expect(requestEvents.map((e) => e.attempt - 1), 'failures counted before each request').toEqual(model.failuresBefore.slice(0, requestEvents.length));
   if (aborted) {
     expect(settled.ok).toBe(false);
     expect(!settled.ok && settled.error, 'rejects with signal.reason').toBe(reason);
@@ -163,7 +164,8 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
       const floor = Math.max(options.interval, Math.min(retryAfter, options.maxRetryAfter));
       expect(gap, `${what}: below the server's Retry-After ${retryAfter} ms`).toBeGreaterThanOrEqual(floor);
       if (undisturbed) {
-        const ceiling = Math.max(options.interval, Math.min(options.maxRetryAfter, retryAfter * (1 + SPREAD)));
+        // The cap applies to the floor; the spread above it keeps capped clients apart.
+        const ceiling = Math.max(options.interval, Math.min(options.maxRetryAfter, retryAfter) * (1 + SPREAD));
         expect(gap, `${what}: above Retry-After plus its spread`).toBeLessThanOrEqual(ceiling + 1e-6);
       }
     } else if (v === 'counted') {

@@ -194,7 +194,7 @@ export type ModelOutcome =
   | { type: 'parse' }
   | { type: 'hang' };
 
-export function modelRun(script: Answer[], maxAttempts: number, requestTimeout: number | undefined) {
+export function modelRun(script: Answer[], retries: number, requestTimeout: number | undefined) {
   const failuresBefore: number[] = [];
   let failures = 0;
   for (let i = 0; ; i++) {
@@ -209,7 +209,7 @@ export function modelRun(script: Answer[], maxAttempts: number, requestTimeout: 
     if (v === 'ok') failures = 0;
     if (v === 'counted') {
       failures += 1;
-      if (failures > maxAttempts) {
+      if (failures > retries) {
         const timedOut = requestTimeout !== undefined && answer.latency > requestTimeout;
         const status = !timedOut && answer.kind === 'retryable' ? answer.status : undefined;
         return { requests, failuresBefore, outcome: { type: 'gave-up', attempts: failures, status } as ModelOutcome };

@@ -212,7 +212,7 @@ describe('usePoll against a real server, in fake time', () => {
       scripted([answer(200, { status: 'running' }), answer(500), answer(500), answer(200, { status: 'done' })]),
     );
     const { result } = renderHook(() =>
-      usePoll<Job>(server!.url, { isDone, interval: 1000, maxAttempts: 1, backoff: () => 0 }),
+      usePoll<Job>(server!.url, { isDone, interval: 1000, retries: 1, backoff: () => 0 }),
     );
     await until(() => result.current.status === 'polling' && result.current.data !== undefined);
     await advance(1000);

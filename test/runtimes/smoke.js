@@ -107,7 +107,7 @@ export async function runSmoke(pollite, config) {
       const id = newId('ra');
       const { env, delays } = fastEnv();
       // cooldown: false, or these Retry-Afters would quiet the origin for the later cases (the clock here stands still).
-      await pollite.poll(`${base}/retry-after?id=${id}`, { interval: 0, isDone: () => true, maxAttempts: 0, cooldown: false, env });
+      await pollite.poll(`${base}/retry-after?id=${id}`, { interval: 0, isDone: () => true, retries: 0, cooldown: false, env });
       // random() = 0: exactly the server's wait; 7 s, then the date 30 s after the fixed clock.
       checkSame(delays, [7000, 30000], 'waits');
       checkSame((await serverLog(id)).length, 3, 'requests');
@@ -147,11 +147,11 @@ export async function runSmoke(pollite, config) {
 
     async 'poll: requestTimeout and a refused connection are retryable failures'() {
       const id = newId('timeout');
-      const timedOut = await settle(pollite.poll(`${base}/hang?id=${id}`, { requestTimeout: 50, maxAttempts: 0 }));
+      const timedOut = await settle(pollite.poll(`${base}/hang?id=${id}`, { requestTimeout: 50, retries: 0 }));
       check(pollite.isPollGaveUpError(timedOut.error), `timeout: got ${describeError(timedOut.error)}`);
       check(pollite.isTimeoutError(timedOut.error.cause), `timeout cause: got ${describeError(timedOut.error.cause)}`);
       const { env } = fastEnv();
-      const refused = await settle(pollite.poll(deadUrl, { maxAttempts: 2, env }));
+      const refused = await settle(pollite.poll(deadUrl, { retries: 2, env }));
       check(pollite.isPollGaveUpError(refused.error), `refused: got ${describeError(refused.error)}`);
       check(refused.error.attempts === 3 && refused.error.status === undefined, `attempts ${refused.error.attempts}`);
       return `refused → ${describeError(refused.error.cause)}`;

@@ -20,7 +20,7 @@ export function JobCard({ api, id, interval, onRemove }: JobCardProps) {
   const [rows, setRows] = useState<LogRow[]>([]);
   const { status, data, error, attempt, nextAttemptAt, retry, cancel } = usePoll<JobView>(api.jobUrl(id), {
     interval,
-    maxAttempts: 6,
+    retries: 6,
     isDone: isTerminal,
     // An inline callback on purpose: usePoll reads it through a ref, so re-renders never restart polling.
     onEvent: (event) => setRows((current) => appendEvent(current, event, Date.now())),

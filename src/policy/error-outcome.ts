@@ -1,0 +1,27 @@
+import type { Failure, HeaderReader } from './retry-decision.js';
+import { isTimeoutFailure } from './is-retryable-error.js';
+
+/** The parts of a response that an error may carry (pollite's `HttpError`, ky's `HTTPError`, ...). */
+export interface CarriedResponse {
+  status: number;
+  headers: HeaderReader;
+  url?: unknown;
+}
+
+/** The response `error` carries on its `response` property, when it has a numeric status and readable headers. */
+export function responseOf(error: unknown): CarriedResponse | undefined {
+  const response = (error as { response?: { status?: unknown; headers?: { get?: unknown } } } | null)?.response;
+  return typeof response?.status === 'number' && typeof response.headers?.get === 'function' ? (response as CarriedResponse) : undefined;
+}
+
+/**
+ * What a thrown error says about the attempt, for `retryDecision`: a
+ * timeout (`timedOut`, a `TimeoutError` or an ETIMEDOUT-style code), a
+ * status with its headers when the error carries a response (so `retry`
+ * and the TanStack adapter honour Retry-After too), else a network failure.
+ */
+export function errorOutcome(error: unknown, timedOut = false): Failure {
+  if (timedOut || isTimeoutFailure(error)) return { type: 'timeout', error };
+  const response = responseOf(error);
+  return response ? { type: 'status', status: response.status, headers: response.headers } : { type: 'network', error };
+}

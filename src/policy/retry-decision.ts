@@ -1,0 +1,120 @@
+import type { Backoff } from '../backoff/types.js';
+import { parseRetryAfter } from '../http/parse-retry-after.js';
+import { spread } from './spread.js';
+
+/** Anything that reads a header by name: a `Headers`, or a response an error carries. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+/** What happened to one attempt that did not succeed. */
+export type Failure =
+  | { type: 'status'; status: number; headers: HeaderReader }
+  | { type: 'network'; error: unknown }
+  | { type: 'timeout'; error: unknown };
+
+/** The policy a caller retries under; `poll`, `retry`, `fetchWithRetry` and the adapters each fill one. */
+export interface RetryPolicy {
+  /** Counted failures in a row that are tried again; one more stops (`exhausted`). */
+  retries: number;
+  backoff: Backoff;
+  /** Largest wait a Retry-After may impose, ms. */
+  maxRetryAfter: number;
+  /** Floor of every wait, and added to every backoff (poll's `interval`; 0 elsewhere). */
+  interval: number;
+  /** Whether an answer paced by the server (Retry-After of a second or more) counts toward `retries`. */
+  countPaced: boolean;
+  /** Which statuses are worth another try. */
+  isRetryableStatus(status: number): boolean;
+  /** Epoch ms no wait may end after (`stop` with reason `deadline`). @default Infinity */
+  deadline?: number;
+}
+
+/**
+ * What retries cost in a shared retry budget: the decision prices each
+ * retry; the caller withdraws that `cost` and does not retry when the
+ * budget cannot pay.
+ */
+export interface BudgetPrices {
+  /** Tokens a retry costs. */
+  retryCost: number;
+  /** Tokens a retry after a timeout costs: a timeout hints at an overloaded server. */
+  timeoutCost: number;
+}
+
+/** The verdict on a failed attempt. */
+export type RetryDecision =
+  | {
+      retry: true;
+      /** ms to wait before the next attempt. */
+      delay: number;
+      /** Counted failures in a row, this one included. */
+      failures: number;
+      reason: Failure['type'];
+      status?: number;
+      /** The Retry-After that paced this wait, ms; null when the backoff chose it. */
+      retryAfter: number | null;
+      /** Tokens to withdraw from the budget for this retry; only when a budget was priced. */
+      cost?: number;
+    }
+  | {
+      retry: false;
+      failures: number;
+      reason: 'not-retryable' | 'exhausted' | 'deadline';
+      status?: number;
+      /** With `deadline`: the wait that would have passed it, ms. */
+      delay?: number;
+    };
+
+/** A Retry-After under this is a rounding artefact (`0` during a window's last second), not pacing. */
+export const PACED_FROM = 0;
+
+const checkedBackoff = (ms: number): number => {
+  if (typeof ms !== 'number' || !(ms >= 0 && ms < Infinity)) {
+    throw new TypeError(`Expected \`backoff\` to return a finite number >= 0, got ${String(ms)}`);
+  }
+  return ms;
+};
+
+/**
+ * The one retry policy of pollite, as a pure function: given a failed
+ * attempt, the counted failures before it, the policy, the time, a random
+ * number in [0, 1) and optionally a budget's prices: try again, after how
+ * long and at what cost, or stop?
+ *
+ * - A status the policy does not retry: stop (`not-retryable`).
+ * - A Retry-After of a second or more: the server is alive and pacing us.
+ *   Wait at least that long and at most 1.2 times that (the floor capped
+ *   at `maxRetryAfter`), never less than `interval`; counted only when
+ *   `countPaced`.
+ * - Otherwise count the failure; past `retries` stop (`exhausted`); else
+ *   wait `interval + backoff(failures)`. A Retry-After under a second
+ *   (`0`, a date just past) is such a failure, and the wait is at least
+ *   a second plus the spread: a server that answers `Retry-After: 0`
+ *   forever gets a counted, paced failure, not a hot loop.
+ * - With `prices`, the retry costs `timeoutCost` after a timeout and
+ *   `retryCost` otherwise; a caller whose budget cannot pay does not retry.
+ * - A wait that would end after `deadline`: stop (`deadline`).
+ */
+export function retryDecision(
+  failure: Failure,
+  failuresBefore: number,
+  policy: RetryPolicy,
+  now: number,
+  random: number,
+  prices?: BudgetPrices,
+): RetryDecision {
+  const status = failure.type === 'status' ? failure.status : undefined;
+  const about = status === undefined ? {} : { status };
+  if (status !== undefined && !policy.isRetryableStatus(status)) return { retry: false, failures: failuresBefore, reason: 'not-retryable', ...about };
+  const retryAfter = failure.type === 'status' ? parseRetryAfter(failure.headers.get('retry-after'), { now, max: policy.maxRetryAfter }) : null;
+  const paced = retryAfter !== null && retryAfter >= PACED_FROM;
+  const failures = paced && !policy.countPaced ? failuresBefore : failuresBefore + 1;
+  if (failures > policy.retries) return { retry: false, failures, reason: 'exhausted', ...about };
+  const cost = prices && (failure.type === 'timeout' ? prices.timeoutCost : prices.retryCost);
+  const delay = paced
+    ? Math.max(policy.interval, spread(retryAfter, random, policy.maxRetryAfter))
+    : Math.max(policy.interval + checkedBackoff(policy.backoff(failures)), retryAfter === null ? 0 : spread(PACED_FROM, random));
+  if (now + delay > (policy.deadline ?? Infinity)) return { retry: false, failures, reason: 'deadline', ...about, delay };
+  return { retry: true, delay, failures, reason: failure.type, ...about, retryAfter: paced ? retryAfter : null, ...(cost === undefined ? {} : { cost }) };
+}

@@ -1,0 +1,95 @@
+import type { Wake } from '../env/wait.js';
+import type { RequestFactory } from '../http/request.js';
+import type { HeaderReader } from '../policy/retry-decision.js';
+import type { PollSettings } from './normalize-poll-options.js';
+import type { PollEvent } from './poll-events.js';
+
+/** What the loop tells its features about each answer. */
+export interface PollAnswer {
+  /** The HTTP status; 0 for a network failure or a timed-out request. */
+  status: number;
+  /** The answer's headers; empty for a network failure. */
+  headers: HeaderReader;
+  /** The parsed body of a 2xx (`undefined` for a 304 and for failures). */
+  data?: unknown;
+  /** When it arrived, epoch ms. */
+  at: number;
+}
+
+/** A reason a feature gives the loop to send nothing yet. */
+export interface Hold {
+  /** Emitted when the hold begins (a `pause`, a `cooldown`, a `wait`). */
+  event: PollEvent;
+  /** How long to hold, ms; `Infinity` holds until `wake` is ready (a pause). */
+  ms: number;
+  /** Ends the hold early. */
+  wake?: Wake;
+}
+
+/**
+ * One feature's part in one request loop, at the loop's named points. Every
+ * member is optional; the loop asks its features in the order given.
+ */
+export interface LoopHooks {
+  /**
+   * Before each request: a reason to send nothing yet, or nothing. Asked
+   * again, of every feature, after each hold ends, until none holds. May
+   * be async (a store shared by processes).
+   */
+  hold?(): Hold | undefined | Promise<Hold | undefined>;
+  /** Told every answer (2xx, 304, failure) before the next wait is chosen. */
+  answer?(answer: PollAnswer): void;
+  /** The wait after a 2xx or 304: given the wait chosen so far, the one to use, ms. */
+  pace?(wait: number, answer: PollAnswer): number;
+  /** The loop starts a wait (interval, retry or hold): its next request is due at `at`, epoch ms. */
+  waiting?(at: number): void;
+  /** Ends interval waits early (the page becomes visible); with `network`, also waits after a network failure. */
+  wake?: Wake<string> & { network?: boolean };
+}
+
+/** What a feature knows of the loop it joins. */
+export interface LoopContext {
+  request: RequestFactory;
+  /** The options the loop runs with, defaults filled in. */
+  settings: PollSettings;
+}
+
+/** The sink of one loop's results: a caller of `poll`, or every caller of a shared loop. */
+export interface PollSink<T> {
+  /** A parsed 2xx body; resolves true when polling is done (the body is terminal). */
+  update(data: T): boolean | Promise<boolean>;
+  /** Every event of the loop. */
+  event(event: PollEvent): void;
+}
+
+/** One poll as the loop runs it: what to request, where the results go, and the features still to join. */
+export interface PollCall<T> {
+  request: RequestFactory;
+  /** The options the loop runs with; its features are `settings.use`. */
+  settings: PollSettings;
+  sink: PollSink<T>;
+  /** Stops the loop; it then rejects with the reason. */
+  signal: AbortSignal | undefined;
+  /** Total deadline, ms. */
+  timeout: number | undefined;
+}
+
+/** Runs the loop of a {@link PollCall}: what `poll` hands a feature's `run` as `next`. */
+export type PollRunner = <T>(call: PollCall<T>) => Promise<T>;
+
+/**
+ * An opt-in capability of `poll`, passed in `use`: `poll(url, { use:
+ * [pauseWhenBlurred(), share()] })`. A feature either joins each loop
+ * (`attach`: holds, pace, answers, wakes) or runs the loop on behalf of
+ * several callers (`run`: sharing), or both. A feature that is not
+ * imported costs nothing.
+ */
+export interface PollFeature {
+  /** Joins one loop; `undefined` when it has nothing to do there. */
+  attach?(loop: LoopContext): LoopHooks | undefined;
+  /**
+   * Runs `call`: by calling `next(call)` (perhaps with a changed call), or by
+   * joining a loop another caller started. Settles as `poll` does, for this caller.
+   */
+  run?<T>(call: PollCall<T>, next: PollRunner): Promise<T>;
+}

@@ -1,0 +1,31 @@
+import type { Wake } from '../env/wait.js';
+import type { LoopHooks } from './feature.js';
+import type { PollEvent } from './poll-events.js';
+
+/** A condition under which nothing is sent: a hidden page, a network that is down, a window without focus. */
+export interface PauseSource {
+  /** True while the pause is in force. */
+  holds(): boolean;
+  /** Calls `listener` whenever it may have changed; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+}
+
+/**
+ * The hooks of one pause: hold while `source` holds (emitting a `pause`
+ * event with `reason`), and end interval waits early (`wake`) once it no
+ * longer does, so the first request after it goes out at once.
+ */
+export function pauseHooks(
+  reason: Extract<PollEvent, { type: 'pause' }>['reason'],
+  wakeReason: Extract<PollEvent, { type: 'wake' }>['reason'],
+  source: PauseSource,
+  network = false,
+): LoopHooks {
+  const wake: Wake<string> & { network: boolean } = {
+    reason: wakeReason,
+    subscribe: (listener) => source.subscribe(listener),
+    ready: () => !source.holds(),
+    network,
+  };
+  return { hold: () => (source.holds() ? { event: { type: 'pause', reason }, ms: Infinity, wake } : undefined), wake };
+}

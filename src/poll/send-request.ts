@@ -1,0 +1,87 @@
+import { link } from '../env/link.js';
+import { abortable } from '../env/settle.js';
+import { startTimer } from '../env/timer.js';
+import { HttpError } from '../errors/http-error.js';
+import { ParseError } from '../errors/parse-error.js';
+import { timeoutError } from '../errors/timeout-error.js';
+import { discardBody } from '../http/body.js';
+import type { RequestFactory, Validators } from '../http/request.js';
+import { isRetryableStatus } from '../http/retryable-status.js';
+import { errorOutcome } from '../policy/error-outcome.js';
+import { isRetryableError } from '../policy/is-retryable-error.js';
+import type { Failure } from '../policy/retry-decision.js';
+import type { PollSettings } from './normalize-poll-options.js';
+
+/** What one request of a poll came to: an answer to go on with, or a failure to decide on. Anything else is thrown. */
+export type RequestResult =
+  | { response: Response; data?: unknown; failure?: undefined }
+  | { failure: Failure; error: unknown; response?: Response };
+
+/** A fetch rejection or a body read that failed: a failure to retry, or a bug to throw (`undefined`). */
+const failureOf = (error: unknown, timedOut: boolean): Failure | undefined =>
+  timedOut ? { type: 'timeout', error } : isRetryableError(error) ? errorOutcome(error) : undefined;
+
+/**
+ * Sends one request of a poll and reads its answer. Resolves with a 304,
+ * a parsed 2xx (`data`) or a failure worth a retry decision (a retryable
+ * status, a network failure, a timed-out request). Rejects with
+ * `signal.reason` on abort, an `HttpError` for a status that is not
+ * retried, a `ParseError`, and anything else as itself: a `TypeError` from
+ * a request fetch refuses (a body on a GET) is a bug, not a network failure.
+ */
+export async function sendRequest(
+  request: RequestFactory,
+  s: PollSettings,
+  since: Validators | null,
+  signal: AbortSignal | undefined,
+  onResponse: (response: Response) => void,
+): Promise<RequestResult> {
+  // Without a signal or a request timeout nothing can abort this request: no controller, listener
+  // or race, which cost more CPU than the rest of the loop (undici also leaks listeners onto reused signals).
+  const own = signal || s.requestTimeout ? link(signal) : undefined;
+  const attemptSignal = own?.controller.signal;
+  let timedOut = false;
+  const stopTimer = s.requestTimeout
+    ? startTimer(s.env, s.requestTimeout, () => {
+        timedOut = true;
+        own!.controller.abort(timeoutError(`Request timed out after ${s.requestTimeout} ms`));
+      })
+    : undefined;
+  const fail = (error: unknown): RequestResult => {
+    if (signal?.aborted) throw signal.reason;
+    const failure = failureOf(error, timedOut);
+    if (!failure) throw error;
+    return { failure, error };
+  };
+  try {
+    let response: Response;
+    try {
+      response = await abortable(Promise.resolve(s.fetch(...request.args(since, attemptSignal))), attemptSignal);
+    } catch (error) {
+      return fail(error);
+    }
+    if (typeof response?.status !== 'number' || typeof response.headers?.get !== 'function') {
+      throw new TypeError(`Expected \`fetch\` to resolve to a Response, got ${String(response)}`);
+    }
+    onResponse(response);
+    const { status } = response;
+    if (status === 304) {
+      discardBody(response);
+      return { response };
+    }
+    if (status >= 200 && status < 300) {
+      try {
+        return { response, data: await abortable(s.parse(response), attemptSignal) };
+      } catch (error) {
+        // The connection broke while the body was read: a network failure like any other, not a bad body.
+        if (signal?.aborted || timedOut || isRetryableError(error)) return fail(error);
+        throw new ParseError(response, request.url, error);
+      }
+    }
+    if (isRetryableStatus(status)) return { failure: { type: 'status', status, headers: response.headers }, error: new HttpError(response, request.url), response };
+    throw new HttpError(response, request.url);
+  } finally {
+    stopTimer?.();
+    own?.release();
+  }
+}

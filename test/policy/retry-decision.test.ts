@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { constant, isRetryableStatus } from '../../src/index.js';
+import { retryDecision, type RetryDecision, type RetryPolicy } from '../../src/policy/retry-decision.js';
+
+const delayOf = (decision: RetryDecision): number => {
+  if (!decision.retry) throw new Error('expected a retry');
+  return decision.delay;
+};
+
+const policy: RetryPolicy = {
+  retries: 2,
+  backoff: (n) => n * 100,
+  maxRetryAfter: 300_000,
+  interval: 1000,
+  countPaced: false,
+  isRetryableStatus,
+};
+const status = (code: number, retryAfter: string | null = null) => ({
+  type: 'status' as const,
+  status: code,
+  headers: new Headers(retryAfter === null ? {} : { 'retry-after': retryAfter }),
+});
+
+describe('retryDecision', () => {
+  it('stops at once on a status that is not retried', () => {
+    for (const code of [400, 401, 403, 404, 409, 422, 301, 302]) {
+      expect(retryDecision(status(code), 0, policy, 0, 0.5)).toEqual({ retry: false, failures: 0, reason: 'not-retryable', status: code });
+    }
+  });
+
+  it('counts network errors, timeouts and retryable statuses, waiting interval + backoff(n)', () => {
+    expect(retryDecision({ type: 'network', error: new TypeError('x') }, 0, policy, 0, 0.5)).toEqual({
+      retry: true, delay: 1100, failures: 1, reason: 'network', retryAfter: null,
+    });
+    expect(retryDecision({ type: 'timeout', error: 1 }, 1, policy, 0, 0.5)).toMatchObject({ delay: 1200, failures: 2, reason: 'timeout' });
+    for (const code of [408, 429, 500, 502, 503, 504, 599]) {
+      expect(retryDecision(status(code), 0, policy, 0, 0.5)).toMatchObject({ retry: true, failures: 1, status: code, delay: 1100 });
+    }
+  });
+
+  it('gives up when failures exceed retries', () => {
+    expect(retryDecision(status(500), 2, policy, 0, 0.5)).toEqual({ retry: false, failures: 3, reason: 'exhausted', status: 500 });
+    expect(retryDecision({ type: 'network', error: 1 }, 2, policy, 0, 0.5)).toEqual({ retry: false, failures: 3, reason: 'exhausted' });
+  });
+
+  it('paces by Retry-After with a spread of up to 20% above, without counting it', () => {
+    expect(retryDecision(status(503, '10'), 2, policy, 0, 0)).toEqual({
+      retry: true, delay: 10_000, failures: 2, reason: 'status', status: 503, retryAfter: 10_000,
+    });
+    expect(retryDecision(status(429, '10'), 0, policy, 0, 0.5)).toMatchObject({ delay: 11_000, failures: 0 });
+    expect(delayOf(retryDecision(status(429, '10'), 0, policy, 0, 0.999_999))).toBeLessThan(12_000);
+  });
+
+  it('counts paced answers when the policy says so', () => {
+    const counting = { ...policy, countPaced: true, interval: 0 };
+    expect(retryDecision(status(503, '1'), 0, counting, 0, 0)).toMatchObject({ retry: true, failures: 1, delay: 1000 });
+    expect(retryDecision(status(503, '1'), 2, counting, 0, 0)).toMatchObject({ retry: false, reason: 'exhausted' });
+  });
+
+  it('never waits less than interval; a Retry-After is capped at maxRetryAfter, with the spread above the cap', () => {
+    expect(delayOf(retryDecision(status(503, '0'), 0, policy, 0, 0.5))).toBe(1000);
+    const capped = { ...policy, maxRetryAfter: 5000 };
+    expect(delayOf(retryDecision(status(503, '5'), 0, capped, 0, 0.99))).toBe(5000 + 5000 * 0.2 * 0.99);
+    expect(delayOf(retryDecision(status(503, '3600'), 0, capped, 0, 0.5))).toBe(5500);
+    expect(delayOf(retryDecision(status(503, '3600'), 0, capped, 0, 0))).toBe(5000);
+  });
+
+  it('stops with reason deadline when the wait would end after it, naming the wait', () => {
+    const bounded = { ...policy, deadline: 10_000 };
+    expect(retryDecision(status(503, '10'), 0, bounded, 1, 0)).toEqual({ retry: false, failures: 0, reason: 'deadline', status: 503, delay: 10_000 });
+    expect(retryDecision(status(503, '10'), 0, bounded, 0, 0)).toMatchObject({ retry: true, delay: 10_000 });
+  });
+
+  it('reads Retry-After dates against now', () => {
+    const now = Date.UTC(2015, 9, 21, 7, 27, 0);
+    expect(delayOf(retryDecision(status(503, 'Wed, 21 Oct 2015 07:27:30 GMT'), 0, policy, now, 0))).toBe(30_000);
+  });
+
+  it('falls back to backoff on a malformed Retry-After, and counts it', () => {
+    expect(retryDecision(status(503, 'later'), 0, policy, 0, 0.5)).toMatchObject({ delay: 1100, failures: 1, retryAfter: null });
+  });
+
+  it('refuses a backoff that returns nonsense', () => {
+    expect(() => retryDecision(status(500), 0, { ...policy, backoff: () => Number.NaN }, 0, 0)).toThrow(TypeError);
+    expect(() => retryDecision(status(500), 0, { ...policy, backoff: constant(5) }, 0, 0)).not.toThrow();
+  });
+});
