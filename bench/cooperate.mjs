@@ -2,7 +2,7 @@
 //   1. 40 pollers of one origin through a 60 s 503 outage with Retry-After,
 //      with the origin cooldown (default) and without (`cooldown: false`).
 //      Target: cooldown sends <= 1/4 of the outage requests.
-//   2. 20 pollers of one URL, with and without `share: true`. Target: 1/N.
+//   2. 20 pollers of one URL, with and without `use: [share()]`. Target: 1/N.
 //   3. 100 pollers at 1 s against a server that serves 50 requests/s (token
 //      bucket, 429 + Retry-After: 1 beyond it) for 30 s, with a fixed and with
 //      an adaptive interval. Target: adaptive draws <= 1/10 of the 429s, and
@@ -13,8 +13,9 @@
 // node:http server on 127.0.0.1 (which reads the same virtual clock), so a
 // 100 s scenario takes a few real seconds and the numbers are exactly
 // reproducible (seeded randomness). Knobs: BENCH_SEED (scenario 3's seed),
-// BENCH_STEP / BENCH_FACTOR (try other adaptive settings).
+// BENCH_FACTOR (try another paceByData factor).
 import { createServer } from 'node:http';
+import { paceByData, share as shareLoop } from '../dist/cooperate/index.js';
 import { poll } from '../dist/index.js';
 
 const immediate = () => new Promise((resolve) => setImmediate(resolve));
@@ -139,7 +140,7 @@ async function sharing(share) {
     json(res, 200, { status: vt.elapsed() >= 30_000 ? 'done' : 'running' });
   });
   const outcomes = await fleet(vt, 20, 0, () =>
-    poll(`${server.url}/jobs/shared`, { interval: 1000, share, env: vt.env, fetch: vt.fetch, isDone: (job) => job.status === 'done' }),
+    poll(`${server.url}/jobs/shared`, { interval: 1000, use: share ? [shareLoop()] : [], env: vt.env, fetch: vt.fetch, isDone: (job) => job.status === 'done' }),
   );
   await vt.run(60_000);
   const results = await Promise.all(outcomes);
@@ -148,7 +149,7 @@ async function sharing(share) {
 }
 
 // 3. A throttled fleet ---------------------------------------------------------
-async function throttled(interval) {
+async function throttled(use = []) {
   const vt = virtualTime(Number(process.env.BENCH_SEED ?? 3));
   const RATE = 50;
   const DONE = 30_000;
@@ -170,7 +171,7 @@ async function throttled(interval) {
     json(res, 200, { status: t >= DONE ? 'done' : 'running', progress: Math.floor(t / 1000) });
   });
   const outcomes = await fleet(vt, 100, 1000, () =>
-    poll(`${server.url}${'/jobs/'}`, { interval, cooldown: false, env: vt.env, fetch: vt.fetch, isDone: (job) => job.status === 'done' }),
+    poll(`${server.url}${'/jobs/'}`, { interval: 1000, use, cooldown: false, env: vt.env, fetch: vt.fetch, isDone: (job) => job.status === 'done' }),
   );
   await vt.run(120_000);
   const results = await Promise.all(outcomes);
@@ -196,14 +197,14 @@ console.log(`   ratio ${pct(cooled.outage, independent.outage)} (target <= 25 %)
 const apart = await sharing(false);
 const together = await sharing(true);
 console.log('2. 20 pollers of one URL, interval 1 s, job done at t=30 s');
-console.log(`   share: false  ${String(apart.requests).padStart(5)} requests (${(apart.requests / 20).toFixed(1)} per poller), finished: ${apart.done}`);
-console.log(`   share: true   ${String(together.requests).padStart(5)} requests, finished: ${together.done}`);
+console.log(`   alone         ${String(apart.requests).padStart(5)} requests (${(apart.requests / 20).toFixed(1)} per poller), finished: ${apart.done}`);
+console.log(`   share()       ${String(together.requests).padStart(5)} requests, finished: ${together.done}`);
 console.log(`   ratio 1/${(apart.requests / together.requests).toFixed(1)} (target 1/20) ${verdict(together.requests * 20 <= apart.requests)}\n`);
 
-const fixed = await throttled(1000);
-const adaptive = await throttled({ min: 1000, max: 10_000, ...(process.env.BENCH_STEP ? { step: Number(process.env.BENCH_STEP), factor: Number(process.env.BENCH_FACTOR ?? 2) } : {}) });
+const fixed = await throttled();
+const adaptive = await throttled([paceByData({ min: 1000, max: 10_000, ...(process.env.BENCH_FACTOR ? { factor: Number(process.env.BENCH_FACTOR) } : {}) })]);
 console.log('3. 100 pollers at 1 s vs a server serving 50 req/s (429 + Retry-After: 1 beyond), jobs done at t=30 s');
-for (const [label, r] of [['interval: 1000                    ', fixed], ['interval: { min: 1000, max: 10000 }', adaptive]]) {
+for (const [label, r] of [['interval: 1000                          ', fixed], ['use: [paceByData({ min: 1000, max: 10000 })]', adaptive]]) {
   console.log(
     `   ${label} ${String(r.requests).padStart(5)} requests, ${String(r.throttled).padStart(5)} 429s (${pct(r.throttled, r.requests)}), gave up: ${r.gaveUp}, saw done after p50 ${r.p50} ms, p95 ${r.p95} ms, max ${r.max} ms`,
   );

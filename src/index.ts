@@ -4,8 +4,7 @@
 export { poll } from './poll/poll.js';
 export type { PollOptions } from './poll/poll-options.js';
 export type { PollEvent } from './poll/poll-events.js';
-export type { PollSettings } from './poll/normalize-poll-options.js';
-export type { PollFeature, PollCall, PollRunner, PollSink, LoopHooks, LoopContext, PollAnswer, Hold } from './poll/feature.js';
+export type { PollFeature, PollCall, PollRunner, PollSink, PollSettings, LoopHooks, LoopContext, PollAnswer, Hold } from './poll/feature.js';
 
 export { retry } from './retry/retry.js';
 export { fetchWithRetry } from './retry/fetch-with-retry.js';

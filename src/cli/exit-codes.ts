@@ -6,7 +6,7 @@ export const EXIT = Object.freeze({
   ok: 0,
   /** A `--fail-when` condition matched. */
   failed: 1,
-  /** A status that is not retried, an unparsable body, or too many consecutive failures. */
+  /** A status that is not retried, an unparsable body, or more failures in a row than `--retries` allows. */
   http: 2,
   /** A bug in pollite itself (EX_SOFTWARE). */
   software: 70,

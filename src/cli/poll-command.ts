@@ -19,8 +19,8 @@ export interface PollCommand {
   interval: number;
   timeout?: number | undefined;
   requestTimeout?: number | undefined;
-  /** Given explicitly; otherwise 8, or unlimited under `timeout`. */
-  maxAttempts?: number | undefined;
+  /** Failures in a row that are tried again. Given explicitly; otherwise poll's default (8), or unlimited under `timeout`. */
+  retries?: number | undefined;
   headers: Headers;
   etag: boolean;
   json: boolean;
@@ -102,7 +102,7 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
             },
           }),
       requestTimeout: command.requestTimeout,
-      retries: command.maxAttempts ?? (command.timeout === undefined ? undefined : Number.MAX_SAFE_INTEGER),
+      retries: command.retries ?? (command.timeout === undefined ? undefined : Number.MAX_SAFE_INTEGER),
       conditional: command.etag,
       init: { headers: command.headers },
       signal,

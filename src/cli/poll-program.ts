@@ -20,7 +20,7 @@ Conditions (values compare as JSON scalars; quote to force a string: v="3"):
 Durations: 500ms, 2s, 1m, 1h, 1m30s (a bare number other than 0 is refused)
 
 Exit codes: 0 matched (or, without --until, any 2xx)   1 --fail-when matched
-  2 HTTP error that is not retried, or gave up   124 --timeout passed
+  2 HTTP error that is not retried, or --retries used up   124 --timeout passed
   130 interrupted (Ctrl-C)   64 usage error
 
 Examples:
@@ -36,7 +36,7 @@ interface RawOptions {
   interval: string;
   timeout?: string;
   requestTimeout?: string;
-  maxAttempts?: string;
+  retries?: string;
   header?: string[];
   etag: boolean;
   json?: boolean;
@@ -60,7 +60,12 @@ export async function parsePollArguments(argv: readonly string[], io: Pick<CliIo
     .option('-i, --interval <dur>', 'wait between polls', '2s')
     .option('-t, --timeout <dur>', 'total deadline (exit 124)')
     .option('--request-timeout <dur>', 'deadline of each request (a timed-out request is retried)')
-    .option('--max-attempts <n>', 'consecutive failures tolerated (default 8; unlimited with --timeout)')
+    .option('--retries <n>', 'failures in a row that are tried again (default 8; unlimited with --timeout)')
+    // The old name is refused by name, on sight (before a missing URL is reported), so nobody keeps it by mistake.
+    .addOption(new Option('--max-attempts [n]').hideHelp())
+    .on('option:max-attempts', () => {
+      throw new UsageError('--max-attempts is now --retries (the same number: failures in a row that are tried again)');
+    })
     .option('-H, --header <header>', "request header 'Name: value' (repeatable; values are never printed)", collect)
     .option('--no-etag', 'never send If-None-Match')
     .option('--json', 'print only the final body to stdout (progress goes to stderr)')
@@ -82,7 +87,7 @@ function toCommand(url: string, raw: RawOptions): PollCommand {
     interval: parseDuration(raw.interval, '--interval'),
     timeout: raw.timeout === undefined ? undefined : positiveDuration(raw.timeout, '--timeout'),
     requestTimeout: raw.requestTimeout === undefined ? undefined : positiveDuration(raw.requestTimeout, '--request-timeout'),
-    maxAttempts: raw.maxAttempts === undefined ? undefined : count(raw.maxAttempts, '--max-attempts'),
+    retries: raw.retries === undefined ? undefined : count(raw.retries, '--retries'),
     headers: parseHeaders(raw.header ?? []),
     etag: raw.etag,
     json: raw.json === true,

@@ -32,8 +32,10 @@ const finite = (value: unknown, atLeast: number): value is number => typeof valu
  * after it by `factor`, a change returns it to `min`, and a Retry-After on
  * a 2xx (the long-running-operation convention) sets the next wait within
  * `min`..`max`, shorter as well as longer; unchanged answers grow from
- * there. Waits after failures are the retry decision's, as without it, and
- * the core's slowdown under throttling still holds.
+ * there. `min` is also the poll's `interval`: the floor of every wait
+ * after a failure, and the base of its backoff, as a fixed interval would
+ * be. Waits after failures stay the retry decision's, and the core's
+ * slowdown under throttling still holds.
  *
  * @example
  * poll('/api/jobs/42', { use: [paceByData({ min: 1000, max: 30_000 })], isDone });
@@ -44,6 +46,7 @@ export function paceByData(options: PaceByDataOptions): PollFeature {
   if (!finite(max, min)) refuse('max', 'a finite number >= `min`');
   if (!finite(factor, 1)) refuse('factor', 'a finite number >= 1');
   return {
+    run: (call, next) => next({ ...call, settings: { ...call.settings, interval: min } }),
     attach({ settings }) {
       let wait = min;
       let last: string | undefined;

@@ -44,8 +44,10 @@ export function shareTabs(): PollFeature {
                 }),
               };
               const sink = {
-                update: (data: unknown) => {
-                  publish(data, sentAt);
+                // Done once every caller here is: the loop then ends (rather than being aborted), and the lock is
+                // held one interval more, so that the other tabs learn the final body before one of them can lead.
+                update: async (data: unknown) => {
+                  await publish(data, sentAt);
                   return loop.callers.size === 0;
                 },
                 event: (event: PollEvent) => {
@@ -55,7 +57,9 @@ export function shareTabs(): PollFeature {
               };
               return next({ ...call, settings: { ...settings, use: [...settings.use, leader] }, sink, signal, timeout: undefined });
             },
-            deliver: (data) => void loop.sink.update(data),
+            deliver: async (data) => {
+              await loop.sink.update(data);
+            },
             fail: (error) => loop.fail(error),
             onRole: (role) => loop.emit({ type: 'share', role }),
           },

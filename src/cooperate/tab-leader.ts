@@ -31,14 +31,16 @@ export interface TabShare<T> {
   /** Aborts when this tab no longer needs the loop. */
   stop: AbortSignal;
   /**
-   * Polls as the leader until `signal` aborts: waits `delay` first (the old
-   * leader's pending wait), calls `publish` with every body and when its
-   * request left, and `schedule` with the time its next request is due
-   * whenever it starts a wait (interval, retry, hold).
+   * Polls as the leader until `signal` aborts, or resolves when this tab's
+   * callers are done (the lock is then held one interval more): waits
+   * `delay` first (the old leader's pending wait), calls `publish` with
+   * every body and when its request left, awaiting it (it settles once this
+   * tab's callers have the body), and `schedule` with the time its next
+   * request is due whenever it starts a wait (interval, retry, hold).
    */
-  lead(signal: AbortSignal, delay: number, publish: (data: T, sentAt: number) => void, schedule: (at: number) => void): Promise<unknown>;
-  /** Hands a body (this tab's or another's) to this tab's callers. */
-  deliver(data: T): void;
+  lead(signal: AbortSignal, delay: number, publish: (data: T, sentAt: number) => Promise<void>, schedule: (at: number) => void): Promise<unknown>;
+  /** Hands a body (this tab's or another's) to this tab's callers; settles once they have it. */
+  deliver(data: T): Promise<void>;
   /** A poll error the leader met: this tab's callers reject with it. */
   fail(error: unknown): void;
   onRole(role: 'leader' | 'follower'): void;
@@ -79,7 +81,7 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: TabApis): void {
     }
     lastSent = event.data.sentAt;
     nextAt = undefined;
-    share.deliver(event.data.data);
+    void share.deliver(event.data.data);
   };
   const post = (message: Message<T>): void => {
     try {
@@ -91,9 +93,9 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: TabApis): void {
   };
   const schedule = (at: number): void => post({ nextAt: at });
   // Post before delivering: the last local caller leaving closes the channel.
-  const publish = (data: T, sentAt: number): void => {
+  const publish = (data: T, sentAt: number): Promise<void> => {
     post({ data, sentAt });
-    share.deliver(data);
+    return share.deliver(data);
   };
   const lead = async (signal: AbortSignal): Promise<void> => {
     leading = true;

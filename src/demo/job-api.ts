@@ -1,7 +1,4 @@
-import { jsonWithETag } from '../server/json-with-etag.js';
-import { pollingCors, type WebHandler } from '../server/polling-cors.js';
-import type { PollingCorsOptions } from '../server/polling-cors-options.js';
-import { retryLater } from '../server/retry-later.js';
+import { jsonWithETag, pollingCors, retryLater, type PollingCorsOptions, type WebHandler } from '../server/index.js';
 import { activeMisbehaviour, viewJob, type Job, type JobScript, type Misbehaviour } from './job-model.js';
 
 /** Counters the demo API keeps, for tables and tests. */

@@ -22,3 +22,6 @@ export const realClock: Clock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   random: () => Math.random(),
 };
+
+/** Fills the gaps of a partial clock with the real one (`retry` and `fetchWithRetry` need no more). */
+export const resolveClock = (env?: Partial<Clock>): Clock => (env ? { ...realClock, ...env } : realClock);

@@ -18,6 +18,3 @@ const defaults: Environment = { ...realClock, visibility: documentVisibility, on
 
 /** Fills the gaps of a partial environment with the defaults. */
 export const resolveEnvironment = (env?: Partial<Environment>): Environment => (env ? { ...defaults, ...env } : defaults);
-
-/** Fills the gaps of a partial clock with the real one (`retry` and `fetchWithRetry` need no more). */
-export const resolveClock = (env?: Partial<Clock>): Clock => (env ? { ...realClock, ...env } : realClock);

@@ -4,7 +4,7 @@ import { listenGlobal } from './online.js';
  * Where `poll` learns whether the window has lost focus (for
  * `pauseWhenBlurred`). The default asks `document.hasFocus()` and listens to
  * the window's `focus`/`blur` events; outside a browser it is never blurred.
- * Inject your own through `env.focus`.
+ * Pass your own to `pauseWhenBlurred(source)` (pollite/cooperate).
  */
 export interface FocusSource {
   /** True while the window does not have the focus. */

@@ -67,7 +67,7 @@ export type RetryDecision =
     };
 
 /** A Retry-After under this is a rounding artefact (`0` during a window's last second), not pacing. */
-export const PACED_FROM = 0;
+export const PACED_FROM = 1000;
 
 const checkedBackoff = (ms: number): number => {
   if (typeof ms !== 'number' || !(ms >= 0 && ms < Infinity)) {
@@ -107,13 +107,15 @@ export function retryDecision(
   const status = failure.type === 'status' ? failure.status : undefined;
   const about = status === undefined ? {} : { status };
   if (status !== undefined && !policy.isRetryableStatus(status)) return { retry: false, failures: failuresBefore, reason: 'not-retryable', ...about };
-  const retryAfter = failure.type === 'status' ? parseRetryAfter(failure.headers.get('retry-after'), { now, max: policy.maxRetryAfter }) : null;
-  const paced = retryAfter !== null && retryAfter >= PACED_FROM;
+  // The server's own figure decides whether it paces us; the cap only bounds the wait.
+  const asked = failure.type === 'status' ? parseRetryAfter(failure.headers.get('retry-after'), { now, max: 2 ** 53 }) : null;
+  const retryAfter = asked === null ? null : Math.min(asked, policy.maxRetryAfter);
+  const paced = asked !== null && asked >= PACED_FROM;
   const failures = paced && !policy.countPaced ? failuresBefore : failuresBefore + 1;
   if (failures > policy.retries) return { retry: false, failures, reason: 'exhausted', ...about };
   const cost = prices && (failure.type === 'timeout' ? prices.timeoutCost : prices.retryCost);
   const delay = paced
-    ? Math.max(policy.interval, spread(retryAfter, random, policy.maxRetryAfter))
+    ? Math.max(policy.interval, spread(retryAfter!, random))
     : Math.max(policy.interval + checkedBackoff(policy.backoff(failures)), retryAfter === null ? 0 : spread(PACED_FROM, random));
   if (now + delay > (policy.deadline ?? Infinity)) return { retry: false, failures, reason: 'deadline', ...about, delay };
   return { retry: true, delay, failures, reason: failure.type, ...about, retryAfter: paced ? retryAfter : null, ...(cost === undefined ? {} : { cost }) };

@@ -1,8 +1,27 @@
+import type { Backoff } from '../backoff/types.js';
+import type { Environment } from '../env/environment.js';
 import type { Wake } from '../env/wait.js';
 import type { RequestFactory } from '../http/request.js';
 import type { HeaderReader } from '../policy/retry-decision.js';
-import type { PollSettings } from './normalize-poll-options.js';
 import type { PollEvent } from './poll-events.js';
+
+/** What a loop runs with: {@link PollOptions} without the caller's own callbacks, signal and deadline, every default filled in. */
+export interface PollSettings {
+  interval: number;
+  retries: number;
+  backoff: Backoff;
+  maxRetryAfter: number;
+  requestTimeout: number | undefined;
+  pauseWhenHidden: boolean;
+  pauseWhenOffline: boolean;
+  cooldown: boolean;
+  conditional: boolean;
+  parse: (response: Response) => Promise<unknown>;
+  init: RequestInit;
+  fetch: typeof fetch;
+  use: readonly PollFeature[];
+  env: Environment;
+}
 
 /** What the loop tells its features about each answer. */
 export interface PollAnswer {

@@ -1,35 +1,16 @@
-import type { Backoff } from '../backoff/types.js';
-import { resolveEnvironment, type Environment } from '../env/environment.js';
+import { resolveEnvironment } from '../env/environment.js';
 import { parseJson } from '../http/body.js';
 import { boolean, checkOptions, count, duration, func, object, positiveDuration, refuse, signal } from '../options/check.js';
 import { POLL_DEFAULTS, pollBackoff } from './defaults.js';
-import type { PollFeature } from './feature.js';
+import type { PollSettings } from './feature.js';
 import type { PollEvent } from './poll-events.js';
 import type { PollOptions } from './poll-options.js';
-
-/** What a loop runs with: {@link PollOptions} without the caller's own callbacks, signal and deadline, every default filled in. */
-export interface PollSettings {
-  interval: number;
-  retries: number;
-  backoff: Backoff;
-  maxRetryAfter: number;
-  requestTimeout: number | undefined;
-  pauseWhenHidden: boolean;
-  pauseWhenOffline: boolean;
-  cooldown: boolean;
-  conditional: boolean;
-  parse: (response: Response) => Promise<unknown>;
-  init: RequestInit;
-  fetch: typeof fetch;
-  use: readonly PollFeature[];
-  env: Environment;
-}
 
 /** {@link PollOptions} after validation: the loop's settings and the caller's own parts. */
 export interface NormalizedPollOptions<T> {
   settings: PollSettings;
   isDone: (data: T) => boolean | Promise<boolean>;
-  onUpdate: ((data: T) => void | Promise<void>) | undefined;
+  onUpdate: ((data: T) => unknown) | undefined;
   onEvent: ((event: PollEvent) => void) | undefined;
   signal: AbortSignal | undefined;
   timeout: number | undefined;

@@ -17,7 +17,7 @@ export interface PollOptions<T = unknown> {
    * Called with every parsed 2xx body (never on 304). A returned promise is
    * awaited before the next wait starts; its rejection rejects `poll`.
    */
-  onUpdate?: (data: T) => void | Promise<void>;
+  onUpdate?: (data: T) => unknown;
   /** Called with every {@link PollEvent}: requests, responses, waits and their reasons. */
   onEvent?: (event: PollEvent) => void;
   /** Aborts the request in flight and any wait; `poll` rejects with `signal.reason`. */

@@ -10,7 +10,7 @@ import { isRetryableStatus } from '../http/retryable-status.js';
 import { errorOutcome } from '../policy/error-outcome.js';
 import { isRetryableError } from '../policy/is-retryable-error.js';
 import type { Failure } from '../policy/retry-decision.js';
-import type { PollSettings } from './normalize-poll-options.js';
+import type { PollSettings } from './feature.js';
 
 /** What one request of a poll came to: an answer to go on with, or a failure to decide on. Anything else is thrown. */
 export type RequestResult =

@@ -44,12 +44,12 @@ export function applyPollEvent<T>(state: PollState<T>, event: PollEvent): PollSt
   let attempt = state.attempt;
   let nextAttemptAt = state.nextAttemptAt;
   if (event.type === 'request') {
-    attempt = event.attempt;
+    attempt = event.attempt - 1;
     nextAttemptAt = undefined;
   } else if (event.type === 'response' && isSuccess(event.status)) {
     attempt = 0;
   } else if (event.type === 'retry') {
-    attempt = event.attempt;
+    attempt = event.failures;
     nextAttemptAt = event.at;
   } else if (event.type === 'cooldown') {
     // Another request to this origin was told to wait: this one waits as long.

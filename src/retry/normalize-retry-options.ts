@@ -1,6 +1,5 @@
 import type { Backoff } from '../backoff/types.js';
-import type { Clock } from '../env/clock.js';
-import { resolveClock } from '../env/environment.js';
+import { resolveClock, type Clock } from '../env/clock.js';
 import { boolean, checkOptions, count, duration, func, object, positiveDuration, refuse, signal, type Check } from '../options/check.js';
 import type { RetryBudget } from './retry-budget.js';
 import type { FetchRetryOptions, RetryInfo, RetryOptions } from './retry-options.js';

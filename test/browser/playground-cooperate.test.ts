@@ -8,8 +8,8 @@ import { startPlayground, type Playground } from '../../playground/server.js';
 import { hasChromium, launchChromium } from './helpers/chromium.js';
 
 // The playground's "Pollers that cooperate" panel in Debian's Chromium: 8
-// pollers on one demo job, independent, sharing one loop (share: true), or
-// one loop across tabs (share: 'tabs'). What the demo API received is read
+// pollers on one demo job, independent, sharing one loop (`use: [share()]`),
+// or one loop across tabs (`use: [shareTabs()]`). What the demo API received is read
 // from its own counters; the page's numbers are only compared with them.
 //
 // The test creates each job itself (`?cooperateJob=ID` makes Start watch it),
@@ -123,7 +123,7 @@ describe.skipIf(!hasChromium())('the playground cooperate panel in Chromium', ()
     return { id, seen, requests, notModified: notModifiedFor(id), errors };
   }
 
-  it('share: true — the API receives one request per round for 8 pollers, and all 8 get every update and finish', async () => {
+  it('share() — the API receives one request per round for 8 pollers, and all 8 get every update and finish', async () => {
     const { seen, requests, notModified, errors } = await runToTheEnd('share');
     const rounds = Math.max(...seen.updates);
     expect(rounds).toBeGreaterThanOrEqual(5); // enough rounds for the ratio below to mean something
@@ -152,7 +152,7 @@ describe.skipIf(!hasChromium())('the playground cooperate panel in Chromium', ()
     expect(errors).toEqual([]);
   });
 
-  it("share: 'tabs' — two tabs on one job: only the leader sends; closing it, the follower takes over within a few intervals", async () => {
+  it('shareTabs() — two tabs on one job: only the leader sends; closing it, the follower takes over within a few intervals', async () => {
     const interval = 250;
     playground = await startPlayground(dir);
     const first = await openTab(interval);

@@ -1,8 +1,9 @@
+import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { hasChromium, launchChromium } from './helpers/chromium.js';
-import { polliteBundle, servePollitePage } from './helpers/pollite-page.js';
+import { servePollitePage } from './helpers/pollite-page.js';
 
 // Cooperating pollers in real headless Chromium: several pages of one
 // persistent context are tabs of one profile (same origin, same Web Locks,
@@ -11,6 +12,17 @@ import { polliteBundle, servePollitePage } from './helpers/pollite-page.js';
 // (document.visibilityState redefined + a real `visibilitychange` event),
 // because headless Chromium reports every page visible and has no CDP
 // command to background one (playwright#2286).
+
+/** pollite's core and `shareTabs` of `pollite/cooperate`, bundled for the browser as one module: `window.pollite` holds both. */
+const polliteWithCooperate = (): Promise<string> =>
+  build({
+    stdin: { contents: "export * from './src/index.ts';\nexport { shareTabs } from './src/cooperate/index.ts';", resolveDir: process.cwd(), loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  }).then((result) => result.outputFiles[0]!.text);
 
 interface TabLog {
   requests: number;
@@ -27,9 +39,9 @@ let n = 0;
 let job = '/job/0';
 const jobRequests = (): TestServer['requests'] => server.requests.filter((r) => r.path === job);
 
-describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium", () => {
+describe.skipIf(!hasChromium())('shareTabs() and the environment in Chromium', () => {
   beforeAll(async () => {
-    const code = await polliteBundle();
+    const code = await polliteWithCooperate();
     server = await startServer((_req, res, seen) => {
       if (servePollitePage(seen.path, res, code)) return;
       if (seen.path.startsWith('/job/')) {
@@ -58,15 +70,19 @@ describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium",
     await server?.close();
   });
 
-  /** Opens a tab of the shared profile and starts `poll('/job', options)` in it. */
-  async function openTab(options: { share?: 'tabs'; interval: number }): Promise<Page> {
+  /** Opens a tab of the shared profile and starts `poll('/job', options)` in it, with `use: [shareTabs()]` when `tabs`. */
+  async function openTab(options: { tabs?: true; interval: number }): Promise<Page> {
     const path = job;
     const page = await chromium!.context.newPage();
     await page.goto(`${server.url}/`);
     await page.waitForFunction(() => 'pollite' in window);
     const tab = chromium!.context.pages().length;
     await page.evaluate(([url, opts, tabNumber]) => {
-      const w = window as unknown as { pollite: typeof import('../../src/index.js'); log: TabLog; setHidden(hidden: boolean): void };
+      const w = window as unknown as {
+        pollite: typeof import('../../src/index.js') & Pick<typeof import('../../src/cooperate/index.js'), 'shareTabs'>;
+        log: TabLog;
+        setHidden(hidden: boolean): void;
+      };
       w.log = { requests: 0, updates: [], events: [] };
       w.setHidden = (hidden) => {
         Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
@@ -75,11 +91,12 @@ describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium",
       };
       void w.pollite
         .poll<{ status: string; n: number }>(url, {
-          ...opts,
+          interval: opts.interval,
+          use: opts.tabs ? [w.pollite.shareTabs()] : [],
           // The Referer tells the server which tab sent a request; it is not part of what makes polls the same.
           init: { referrer: `/?tab=${tabNumber}` },
           isDone: (job) => job.status === 'done',
-          onUpdate: (job) => w.log.updates.push(job.n),
+          onUpdate: (job) => void w.log.updates.push(job.n),
           onEvent: (event) => {
             if (event.type === 'request') w.log.requests += 1;
             else if (event.type === 'share') w.log.events.push(`${event.role}@${w.log.requests}`);
@@ -122,7 +139,7 @@ describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium",
 
   it('4 tabs: the server receives the requests of one tab, every tab gets every update', async () => {
     const tabs: Page[] = [];
-    for (let i = 0; i < 4; i += 1) tabs.push(await openTab({ share: 'tabs', interval: 200 }));
+    for (let i = 0; i < 4; i += 1) tabs.push(await openTab({ tabs: true, interval: 200 }));
     const base = jobRequests().length;
     await waitFor(() => jobRequests().length >= base + 6, 'six more requests');
     const before = await logs(tabs);
@@ -147,7 +164,7 @@ describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium",
   it('closing the leading tab hands over within one interval', async () => {
     const interval = 1000;
     const tabs: Page[] = [];
-    for (let i = 0; i < 3; i += 1) tabs.push(await openTab({ share: 'tabs', interval }));
+    for (let i = 0; i < 3; i += 1) tabs.push(await openTab({ tabs: true, interval }));
     await waitFor(() => jobRequests().length >= 2, 'two requests');
     const leader = tabs[(await logs(tabs)).findIndex((log) => log.requests > 0)]!;
     const rest = tabs.filter((tab) => tab !== leader);
@@ -174,7 +191,7 @@ describe.skipIf(!hasChromium())("share: 'tabs' and the environment in Chromium",
   it('a leader that is hidden steps down and a visible tab takes over within one interval; it sends nothing while hidden', async () => {
     const interval = 1000;
     const tabs: Page[] = [];
-    for (let i = 0; i < 2; i += 1) tabs.push(await openTab({ share: 'tabs', interval }));
+    for (let i = 0; i < 2; i += 1) tabs.push(await openTab({ tabs: true, interval }));
     await waitFor(() => jobRequests().length >= 2, 'two requests');
     const index = (await logs(tabs)).findIndex((log) => log.requests > 0);
     const [leader, other] = [tabs[index]!, tabs[1 - index]!];

@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUSED_URL, scripted, sendJson, startServer as startRawServer, type Handler, type TestServer } from '../helpers/server.js';
-import { CONTROL_CHARACTERS, ensureBin, runCli, type CliRun } from './helpers/run-cli.js';
+import { BIN, CONTROL_CHARACTERS, ensureBin, runCli, SIMULATE_BUNDLE, type CliRun } from './helpers/run-cli.js';
 
 // Each test has its own server and child process, so they run side by side.
 // Servers close when the file ends: the global onTestFinished cannot tell
@@ -83,18 +85,26 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
     expect(run.stderr).toContain(`pollite: HTTP 404 Not Found from ${s.url}/`);
   });
 
-  it('exits 2 when it gives up after --max-attempts consecutive failures', async () => {
+  it('exits 2 when it gives up: --retries 0 tries a failure once, and names what failed last', async () => {
     const s = await serve(status(500));
-    const run = await runCli([s.url, '-u', 'status=done', '--max-attempts', '0']);
+    const run = await runCli([s.url, '-u', 'status=done', '--retries', '0']);
     expectCode(run, 2);
     expect(s.requests).toHaveLength(1);
-    expect(run.stderr).toContain('gave up after 1 consecutive failures (last: HTTP 500)');
+    expect(run.stderr).toMatch(/^pollite: Polling gave up after 1 failed attempts in a row \(last: HTTP 500\)\npollite: 1 request, 0 × 304, 0 retries, \d+ B received in \d+\.\ds\n$/);
+  });
+
+  it('--retries 2 tries failures in a row again twice: 3 requests, 2 retries, then gives up', async () => {
+    const s = await serve(status(500));
+    const run = await runCli([s.url, '-u', 'status=done', '-i', '10ms', '--retries', '2']);
+    expectCode(run, 2);
+    expect(s.requests).toHaveLength(3);
+    expect(run.stderr).toMatch(/^pollite: Polling gave up after 3 failed attempts in a row \(last: HTTP 500\)\npollite: 3 requests, 0 × 304, 2 retries, \d+ B received in \d+\.\ds\n$/);
   });
 
   it('names a refused connection when it gives up', async () => {
-    const run = await runCli([REFUSED_URL, '--max-attempts', '0']);
+    const run = await runCli([REFUSED_URL, '--retries', '0']);
     expectCode(run, 2);
-    expect(run.stderr).toContain('ECONNREFUSED');
+    expect(run.stderr).toMatch(/^pollite: Polling gave up after 1 failed attempts in a row: ECONNREFUSED\n/);
   });
 
   it('exits 2 when a body it must test is not JSON', async () => {
@@ -115,7 +125,7 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
     expect(run.stderr).toMatch(/^pollite: timed out: --timeout 1\.5 s passed \(or the next try would end after it\), after \d+\.\ds\n/);
   });
 
-  it('with --timeout and no --max-attempts, keeps retrying failures until the deadline (124, not 2)', async () => {
+  it('with --timeout and no --retries, keeps retrying failures until the deadline (124, not 2)', async () => {
     const s = await serve(status(500));
     const run = await runCli([s.url, '-u', 'status=done', '-i', '10ms', '-t', '1500ms']);
     expectCode(run, 124);
@@ -151,7 +161,7 @@ describe.concurrent('pollite <url>: output', { timeout: 120_000 }, () => {
 
   it('off a terminal: one plain line per change of state, no control characters, a summary on stderr', async () => {
     const s = await startServer((req, res, _seen, index) => {
-      if (index === 1) sendJson(res, 503, { error: 'busy' }, { 'retry-after': '0' });
+      if (index === 1) sendJson(res, 503, { error: 'busy' }, { 'retry-after': '1' });
       else if (index >= 4) sendJson(res, 200, { status: 'done', progress: 100 }, { etag: '"b"' });
       else if (req.headers['if-none-match'] === '"a"') res.writeHead(304, { etag: '"a"' }).end();
       else sendJson(res, 200, { status: 'running', progress: 45 }, { etag: '"a"' });
@@ -162,7 +172,8 @@ describe.concurrent('pollite <url>: output', { timeout: 120_000 }, () => {
     const states = lines(run.stdout).map((line) => line.replace(/^\[\s*\d+\.\ds\] /, ''));
     expect(states).toEqual([
       '200 running 45%',
-      expect.stringMatching(/^503 - retry in 0\.0 s \(Retry-After\)$/),
+      // A Retry-After of a second paces the retry: between 1 and 1.2 times it.
+      expect.stringMatching(/^503 - retry in 1\.[0-2] s \(Retry-After\)$/),
       '304 unchanged',
       '200 done 100%',
       expect.stringMatching(/^done: /),
@@ -204,7 +215,10 @@ describe.concurrent('pollite <url>: usage errors', { timeout: 120_000 }, () => {
     [['--timeout', 'soon'], "--timeout 'soon' is not a duration"],
     [['--until', 'status'], "Invalid condition 'status': no operator"],
     [['--fail-when', 'progress>=lots'], "'>=' needs a number"],
-    [['--max-attempts', '-1'], "--max-attempts '-1' must be a whole number >= 0"],
+    [['--retries', '-1'], "--retries '-1' must be a whole number >= 0"],
+    [['--retries', '2.5'], "--retries '2.5' must be a whole number >= 0"],
+    [['--max-attempts', '3'], '--max-attempts is now --retries (the same number: failures in a row that are tried again)'],
+    [['--max-attempts'], '--max-attempts is now --retries (the same number: failures in a row that are tried again)'],
     [['--timeout', '0'], "--timeout '0' must be longer than 0"],
     [['--request-timeout', '0ms'], "--request-timeout '0ms' must be longer than 0"],
     [['--bogus'], "unknown option '--bogus'"],
@@ -239,18 +253,34 @@ describe.concurrent('pollite <url>: usage errors', { timeout: 120_000 }, () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: pollite <url> [options]');
     expect(help.stdout).toContain('--fail-when <cond>');
+    expect(help.stdout).toMatch(/\n {2}--retries <n> +failures in a row that are tried again \(default 8;\n +unlimited with --timeout\)\n/);
+    expect(help.stdout).toContain('2 HTTP error that is not retried, or --retries used up');
+    expect(help.stdout).not.toContain('max-attempts');
     const version = await runCli(['--version']);
     expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+/) });
   });
 
-  it('routes simulate to the simulator, or exits 64 with a clear message when it is not built', async () => {
+  it('routes simulate to dist/cli/simulate.js, the bundle beside the bin', async () => {
+    expect(existsSync(SIMULATE_BUNDLE)).toBe(true);
     const run = await runCli(['simulate', '--help']);
-    if (existsSync(new URL('../../dist/simulator/cli.js', import.meta.url))) {
-      expectCode(run, 0);
-      expect(run.stdout).toContain('pollite simulate');
-    } else {
+    expectCode(run, 0);
+    expect(run.stdout).toMatch(/^Usage: pollite simulate \[options\]\n/);
+  });
+
+  it('exits 64 with a clear message when simulate is not built', async () => {
+    // A dist/ without cli/: a copy of the bin (its own import.meta.url), the rest linked.
+    const dist = mkdtempSync(join(tmpdir(), 'pollite-dist-'));
+    try {
+      for (const entry of readdirSync(dirname(BIN))) {
+        if (entry !== 'cli' && entry !== 'cli.js') symlinkSync(join(dirname(BIN), entry), join(dist, entry));
+      }
+      copyFileSync(BIN, join(dist, 'cli.js'));
+      const run = await runCli(['simulate', '--help'], { bin: join(dist, 'cli.js') });
       expectCode(run, 64);
-      expect(run.stderr).toContain("'simulate' is not available in this build");
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^pollite: 'simulate' is not available in this build \(Cannot find module '[^']*\/cli\/simulate\.js' imported from [^)]*\)\n$/);
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearCooldowns } from '../../src/cooperate/origin-cooldown.js';
+import { clearCooldowns } from '../../src/cooperate/index.js';
 import { fetchWithRetry, HttpError, poll, retry, type PollEvent } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
 import { until, virtualClock } from './helpers/virtual-clock.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearCooldowns, cooldownDelay, originCooldown, recordedCooldowns } from '../../src/cooperate/origin-cooldown.js';
+import { clearCooldowns, originCooldown, recordedCooldowns } from '../../src/cooldown/origin-cooldown.js';
 import { poll, type PollEvent } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
 import { switchable, until, virtualClock } from './helpers/virtual-clock.js';
@@ -27,7 +27,22 @@ async function outageServer(status = 503, seconds = '10', extra: Record<string, 
   return server;
 }
 
-describe('cooldownDelay (pure)', () => {
+/**
+ * The delay one caller of `url` is told when another caller's answer cooled
+ * its origin until `untilAt`, after this caller had itself honoured a
+ * cooldown until `honoured` (0: none); every note is made at time 0, on a
+ * registry cleared first.
+ */
+function delayFor(untilAt: number, honoured: number, now: number, random: number, maxRetryAfter?: number): number {
+  clearCooldowns();
+  const url = 'http://127.0.0.1:7001/job';
+  const caller = originCooldown(url, maxRetryAfter);
+  if (honoured > 0) caller.note(503, honoured, 0);
+  originCooldown(url).note(503, untilAt, 0);
+  return caller.delay(now, () => random);
+}
+
+describe('the delay of a cooldown', () => {
   it.each([
     // until, honoured, now, random → delay
     [1000, 0, 2000, 0.5, 0], // passed
@@ -36,13 +51,20 @@ describe('cooldownDelay (pure)', () => {
     [5000, 0, 2000, 0.5, 3300], // 3000 + 10 % spread
     [5000, 0, 2000, 1, 3600], // at most 20 % above
   ])('until %i, honoured %i, now %i, random %f → %i ms', (untilAt, honoured, now, random, delay) => {
-    expect(cooldownDelay(untilAt, honoured, now, random)).toBe(delay);
+    expect(delayFor(untilAt, honoured, now, random)).toBe(delay);
   });
 
   it("caps the time left at the caller's own maxRetryAfter, then adds the spread", () => {
-    expect(cooldownDelay(122_000, 0, 2000, 0, 1000)).toBe(1000);
-    expect(cooldownDelay(122_000, 0, 2000, 1, 1000)).toBe(1200);
-    expect(cooldownDelay(2500, 0, 2000, 0, 1000)).toBe(500);
+    expect(delayFor(122_000, 0, 2000, 0, 1000)).toBe(1000);
+    expect(delayFor(122_000, 0, 2000, 1, 1000)).toBe(1200);
+    expect(delayFor(2500, 0, 2000, 0, 1000)).toBe(500);
+  });
+
+  it('is counted as honoured once told: the same cooldown is never waited twice', () => {
+    const caller = originCooldown('http://127.0.0.1:7001/job');
+    originCooldown('http://127.0.0.1:7001/other').note(503, 5000, 0);
+    expect(caller.delay(2000, () => 0)).toBe(3000);
+    expect(caller.delay(2500, () => 0)).toBe(0);
   });
 });
 
@@ -107,7 +129,7 @@ describe('origin cooldown', () => {
   });
 
   it('a poller already in its interval wait honours a cooldown set meanwhile', async () => {
-    const server = await outageServer(429, '30');
+    const server = await outageServer(503, '30');
     const clock = virtualClock({ random: 0 });
     let n = 0;
     const steady = poll<Job>(`${server.url}/steady`, { isDone: () => ++n === 2, interval: 1000, env: clock.env });
@@ -137,7 +159,7 @@ describe('origin cooldown', () => {
     await Promise.all([first, quiet]);
   });
 
-  it('only 429 and 503 with a Retry-After cool the origin, and only that origin', async () => {
+  it('only 429 and 503 with a Retry-After cool anything, and only their own origin', async () => {
     for (const [status, header] of [[500, '10'], [503, 'soon'], [503, '0']] as const) {
       const server = await outageServer(status, header);
       const clock = virtualClock();
@@ -157,6 +179,23 @@ describe('origin cooldown', () => {
     expect(paths(cold)).toEqual(['/b']);
     await clock.advance(12_000);
     await first;
+  });
+
+  it('a 429 with Retry-After cools only its route (origin and path): another path of the origin goes at once', async () => {
+    const server = await outageServer(429, '10');
+    const clock = virtualClock({ random: 0 });
+    const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env });
+    await until(() => server.requests.length === 1 && clock.pending() === 1, 'the 429 and its retry wait');
+    await poll<Job>(`${server.url}/b`, { isDone, env: clock.env }); // another route: not held
+    expect(paths(server)).toEqual(['/outage', '/b']);
+    const events: PollEvent[] = [];
+    const same = poll<Job>(`${server.url}/outage?again`, { isDone, env: clock.env, onEvent: (e) => events.push(e) }); // the same route
+    await until(() => clock.pending() === 2, 'the cooldown wait of the same route');
+    expect(events).toEqual([{ type: 'cooldown', delay: 10_000, at: clock.now() + 10_000, origin: server.url }]);
+    expect(paths(server)).toEqual(['/outage', '/b']);
+    await clock.advance(10_000);
+    await Promise.all([first, same]);
+    expect(paths(server).slice(2).sort()).toEqual(['/outage', '/outage?again']);
   });
 
   it('a wait imposed by the cooldown is honoured when the page becomes visible', async () => {

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearCooldowns } from '../../src/cooperate/origin-cooldown.js';
+import { clearCooldowns, pauseWhenBlurred } from '../../src/cooperate/index.js';
 import { navigatorOnline } from '../../src/env/online.js';
 import { documentFocus } from '../../src/env/focus.js';
 import { poll, type PollEvent } from '../../src/index.js';
@@ -21,7 +21,7 @@ const running = (res: Parameters<typeof sendJson>[0]): void => sendJson(res, 200
 const done = (res: Parameters<typeof sendJson>[0]): void => sendJson(res, 200, { status: 'done' });
 const isDone = (job: Job): boolean => job.status === 'done';
 
-/** An environment whose visibility, connection and focus the test sets. */
+/** An environment whose visibility and connection the test sets, and a focus source for `pauseWhenBlurred`. */
 function world() {
   const clock = virtualClock({ random: 0 });
   const hidden = switchable(false);
@@ -31,10 +31,10 @@ function world() {
     ...clock.env,
     visibility: { hidden: hidden.is, subscribe: hidden.subscribe },
     online: { offline: offline.is, subscribe: offline.subscribe },
-    focus: { blurred: blurred.is, subscribe: blurred.subscribe },
   };
+  const focus = { blurred: blurred.is, subscribe: blurred.subscribe };
   const listeners = (): number => hidden.listeners() + offline.listeners() + blurred.listeners();
-  return { clock, hidden, offline, blurred, env, listeners };
+  return { clock, hidden, offline, blurred, env, focus, listeners };
 }
 
 describe('pauseWhenOffline', () => {
@@ -71,7 +71,7 @@ describe('pauseWhenOffline', () => {
   it('the online event ends a backoff wait after a network error', async () => {
     let url = '';
     let calls = 0;
-    const fetchOnce: typeof fetch = (input, init) => (calls++ === 0 ? Promise.reject(new TypeError('offline')) : fetch(input, init));
+    const fetchOnce: typeof fetch = (input, init) => (calls++ === 0 ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init));
     server = await startServer(scripted([done]));
     url = server.url;
     const w = world();
@@ -123,8 +123,8 @@ describe('wake on visible', () => {
   });
 });
 
-describe('pauseWhenBlurred', () => {
-  it('is off by default', async () => {
+describe('pauseWhenBlurred()', () => {
+  it('is off unless passed in use', async () => {
     server = await startServer(scripted([done]));
     const w = world();
     w.blurred.set(true);
@@ -137,7 +137,7 @@ describe('pauseWhenBlurred', () => {
     const w = world();
     w.blurred.set(true);
     const events: PollEvent[] = [];
-    const promise = poll<Job>(server.url, { isDone, interval: 60_000, pauseWhenBlurred: true, env: w.env, onEvent: (e) => events.push(e) });
+    const promise = poll<Job>(server.url, { isDone, interval: 60_000, use: [pauseWhenBlurred(w.focus)], env: w.env, onEvent: (e) => events.push(e) });
     await until(() => w.blurred.listeners() === 1);
     expect(server.requests).toHaveLength(0);
     w.blurred.set(false);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearCooldowns } from '../../src/cooperate/origin-cooldown.js';
+import { clearCooldowns, share, shareTabs } from '../../src/cooperate/index.js';
 import { HttpError, poll, PollGaveUpError, type PollEvent } from '../../src/index.js';
 import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 import { until, virtualClock } from './helpers/virtual-clock.js';
@@ -24,13 +24,13 @@ async function counting(): Promise<TestServer> {
   });
 }
 
-describe('share: true', () => {
+describe('share()', () => {
   it('N callers of one URL cost one request per interval; each gets every update and its own isDone', async () => {
     server = await counting();
     const clock = virtualClock();
     const seen: number[][] = [[], [], [], [], []];
     const results = [1, 2, 3, 4, 5].map((last, i) =>
-      poll<Tick>(`${server!.url}/job`, { share: true, interval: 1000, env: clock.env, isDone: (t) => t.n >= last, onUpdate: (t) => seen[i]!.push(t.n) }),
+      poll<Tick>(`${server!.url}/job`, { use: [share()], interval: 1000, env: clock.env, isDone: (t) => t.n >= last, onUpdate: (t) => void seen[i]!.push(t.n) }),
     );
     for (let round = 1; round < 5; round += 1) {
       await until(() => server!.requests.length === round && clock.pending() === 1, `request ${round}`);
@@ -44,7 +44,7 @@ describe('share: true', () => {
 
   it('a different method or header is a different loop; header order and case are not', async () => {
     server = await counting();
-    const base = { share: true, isDone: () => true } as const;
+    const base = { use: [share()], isDone: () => true } as const;
     await Promise.all([
       poll(`${server.url}/x`, { ...base, init: { headers: { 'X-A': '1', 'x-b': '2' } } }),
       poll(`${server.url}/x`, { ...base, init: { headers: { 'x-b': '2', 'x-a': '1' } } }),
@@ -58,24 +58,27 @@ describe('share: true', () => {
   it('a different body is a different loop: each caller gets the answer to its own body; the same body shares', async () => {
     server = await startServer((req, res, seen) => sendJson(res, 200, { echo: seen.body }));
     const post = (body: BodyInit): Promise<{ echo: string }> =>
-      poll<{ echo: string }>(`${server!.url}/search`, { share: true, isDone: () => true, init: { method: 'POST', body } });
+      poll<{ echo: string }>(`${server!.url}/search`, { use: [share()], isDone: () => true, init: { method: 'POST', body } });
     const answers = await Promise.all([post('cats'), post('dogs'), post('cats'), post(new URLSearchParams({ q: 'owls' })), post(new URLSearchParams({ q: 'owls' }))]);
     expect(answers.map((a) => a.echo)).toEqual(['cats', 'dogs', 'cats', 'q=owls', 'q=owls']);
     expect(server.requests.map((r) => r.body).sort()).toEqual(['cats', 'dogs', 'q=owls']);
   });
 
-  it('a body that cannot be compared without reading it (a stream, a Blob) is polled on its own, never shared', async () => {
+  it("a body that cannot be compared without reading it (a Request's own stream, a Blob) is polled on its own, never shared", async () => {
     server = await startServer((req, res, seen) => sendJson(res, 200, { echo: seen.body }));
-    const stream = (text: string): ReadableStream<Uint8Array> =>
-      new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(text)), c.close()) });
-    const base = { share: true, isDone: () => true } as const;
+    const own = (text: string): Request => new Request(`${server!.url}/s`, { method: 'POST', body: text });
+    const base = { use: [share()], isDone: () => true } as const;
     const answers = await Promise.all([
-      poll<{ echo: string }>(`${server.url}/s`, { ...base, init: { method: 'POST', body: stream('one'), duplex: 'half' } as RequestInit }),
-      poll<{ echo: string }>(`${server.url}/s`, { ...base, init: { method: 'POST', body: stream('two'), duplex: 'half' } as RequestInit }),
+      poll<{ echo: string }>(own('one'), base),
+      poll<{ echo: string }>(own('two'), base),
       poll<{ echo: string }>(`${server.url}/s`, { ...base, init: { method: 'POST', body: new Blob(['three']) } }),
       poll<{ echo: string }>(`${server.url}/s`, { ...base, init: { method: 'POST', body: new Blob(['four']) } }),
     ]);
     expect(answers.map((a) => a.echo)).toEqual(['one', 'two', 'three', 'four']);
+    expect(server.requests).toHaveLength(4);
+    // A ReadableStream as `init.body` can be sent once: poll refuses it before sending, shared or not.
+    const stream = new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new TextEncoder().encode('five')), c.close()) });
+    await expect(poll(`${server.url}/s`, { ...base, init: { method: 'POST', body: stream, duplex: 'half' } as RequestInit })).rejects.toThrow(/`init\.body`/);
     expect(server.requests).toHaveLength(4);
   });
 
@@ -84,7 +87,7 @@ describe('share: true', () => {
     const clock = virtualClock();
     const a = new AbortController();
     const b = new AbortController();
-    const options = { share: true, interval: 1000, env: clock.env } as const;
+    const options = { use: [share()], interval: 1000, env: clock.env } as const;
     const first = poll<Tick>(`${server.url}/job`, { ...options, signal: a.signal });
     const second = poll<Tick>(`${server.url}/job`, { ...options, signal: b.signal });
     await until(() => server!.requests.length === 1 && clock.pending() === 1);
@@ -99,14 +102,43 @@ describe('share: true', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("a caller whose onUpdate or onEvent throws is rejected with that error alone; the others keep polling", async () => {
+    server = await counting();
+    const clock = virtualClock();
+    const options = { use: [share()], interval: 1000, env: clock.env } as const;
+    const badUpdate = poll<Tick>(`${server.url}/job`, {
+      ...options,
+      onUpdate: (t) => {
+        if (t.n === 2) throw new Error('onUpdate broke');
+      },
+    }).catch((e: unknown) => e);
+    const badEvent = poll<Tick>(`${server.url}/job`, {
+      ...options,
+      onEvent: (e) => {
+        if (e.type === 'wait') throw new Error('onEvent broke');
+      },
+    }).catch((e: unknown) => e);
+    const seen: number[] = [];
+    const good = poll<Tick>(`${server.url}/job`, { ...options, isDone: (t) => t.n >= 3, onUpdate: (t) => void seen.push(t.n) });
+    expect(await badEvent).toMatchObject({ message: 'onEvent broke' });
+    await until(() => server!.requests.length === 1 && clock.pending() === 1);
+    await clock.advance(1000);
+    expect(await badUpdate).toMatchObject({ message: 'onUpdate broke' });
+    await until(() => server!.requests.length === 2 && clock.pending() === 1);
+    await clock.advance(1000);
+    expect((await good).n).toBe(3);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('a caller joining a running loop gets its latest body at once, and events', async () => {
     server = await counting();
     const clock = virtualClock();
-    const first = poll<Tick>(`${server.url}/job`, { share: true, interval: 1000, env: clock.env, isDone: (t) => t.n >= 2 });
+    const first = poll<Tick>(`${server.url}/job`, { use: [share()], interval: 1000, env: clock.env, isDone: (t) => t.n >= 2 });
     await until(() => server!.requests.length === 1 && clock.pending() === 1);
     const updates: number[] = [];
     const events: PollEvent[] = [];
-    const late = poll<Tick>(`${server.url}/job`, { share: true, env: clock.env, isDone: (t) => t.n >= 2, onUpdate: (t) => updates.push(t.n), onEvent: (e) => events.push(e) });
+    const late = poll<Tick>(`${server.url}/job`, { use: [share()], env: clock.env, isDone: (t) => t.n >= 2, onUpdate: (t) => void updates.push(t.n), onEvent: (e) => events.push(e) });
     expect(updates).toEqual([1]);
     await clock.advance(1000);
     await Promise.all([first, late]);
@@ -118,9 +150,9 @@ describe('share: true', () => {
   it('a late caller whose isDone accepts the latest body resolves without a request', async () => {
     server = await counting();
     const clock = virtualClock();
-    const first = poll<Tick>(`${server.url}/job`, { share: true, interval: 1000, env: clock.env, isDone: (t) => t.n >= 3 });
+    const first = poll<Tick>(`${server.url}/job`, { use: [share()], interval: 1000, env: clock.env, isDone: (t) => t.n >= 3 });
     await until(() => server!.requests.length === 1 && clock.pending() === 1);
-    expect(await poll<Tick>(`${server.url}/job`, { share: true, isDone: () => true })).toEqual({ n: 1 });
+    expect(await poll<Tick>(`${server.url}/job`, { use: [share()], isDone: () => true })).toEqual({ n: 1 });
     expect(server.requests).toHaveLength(1);
     await clock.advance(1000);
     await until(() => server!.requests.length === 2 && clock.pending() === 1);
@@ -131,13 +163,13 @@ describe('share: true', () => {
 
   it('a 404 rejects every caller with the HttpError; giving up rejects every caller', async () => {
     server = await startServer(scripted([(res) => sendJson(res, 404, {})]));
-    const all = [1, 2, 3].map(() => poll(`${server!.url}/gone`, { share: true }).catch((e: unknown) => e));
+    const all = [1, 2, 3].map(() => poll(`${server!.url}/gone`, { use: [share()] }).catch((e: unknown) => e));
     const errors = await Promise.all(all);
     expect(errors.every((e) => e instanceof HttpError && e.status === 404)).toBe(true);
     expect(server.requests).toHaveLength(1);
     await server.close();
     server = await startServer(scripted([(res) => sendJson(res, 500, {})]));
-    const gaveUp = await Promise.all([1, 2].map(() => poll(server!.url, { share: true, retries: 1, backoff: () => 0, interval: 0 }).catch((e: unknown) => e)));
+    const gaveUp = await Promise.all([1, 2].map(() => poll(server!.url, { use: [share()], retries: 1, backoff: () => 0, interval: 0 }).catch((e: unknown) => e)));
     expect(gaveUp.every((e) => e instanceof PollGaveUpError)).toBe(true);
     expect(server.requests).toHaveLength(2);
   });
@@ -145,8 +177,8 @@ describe('share: true', () => {
   it("each caller's timeout rejects only that caller", async () => {
     server = await counting();
     const clock = virtualClock();
-    const short = poll<Tick>(`${server.url}/job`, { share: true, interval: 1000, timeout: 1500, env: clock.env }).catch((e: unknown) => e);
-    const long = poll<Tick>(`${server.url}/job`, { share: true, env: clock.env, isDone: (t) => t.n >= 3 });
+    const short = poll<Tick>(`${server.url}/job`, { use: [share()], interval: 1000, timeout: 1500, env: clock.env }).catch((e: unknown) => e);
+    const long = poll<Tick>(`${server.url}/job`, { use: [share()], env: clock.env, isDone: (t) => t.n >= 3 });
     await until(() => server!.requests.length === 1 && clock.pending() === 2);
     await clock.advance(1000);
     await until(() => server!.requests.length === 2 && clock.pending() === 2);
@@ -156,18 +188,18 @@ describe('share: true', () => {
     expect((await long).n).toBe(3);
   });
 
-  it("share: 'tabs' without Web Locks (Node) behaves like share: true", async () => {
+  it('shareTabs() without Web Locks (Node) behaves like share()', async () => {
     expect((globalThis as { navigator?: { locks?: unknown } }).navigator?.locks).toBeUndefined();
     server = await counting();
     const clock = virtualClock();
-    const results = [2, 2, 2].map((last) => poll<Tick>(`${server!.url}/job`, { share: 'tabs', interval: 1000, env: clock.env, isDone: (t) => t.n >= last }));
+    const results = [2, 2, 2].map((last) => poll<Tick>(`${server!.url}/job`, { use: [shareTabs()], interval: 1000, env: clock.env, isDone: (t) => t.n >= last }));
     await until(() => server!.requests.length === 1 && clock.pending() === 1);
     await clock.advance(1000);
     await Promise.all(results);
     expect(server.requests).toHaveLength(2);
   });
 
-  it('polls without share stay independent', async () => {
+  it('polls without share() stay independent', async () => {
     server = await counting();
     await Promise.all([1, 2, 3].map(() => poll(`${server!.url}/job`, { isDone: () => true })));
     expect(server.requests).toHaveLength(3);

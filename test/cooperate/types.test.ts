@@ -1,19 +1,25 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { poll, type AdaptiveInterval, type Environment, type FocusSource, type OnlineSource, type PollEvent, type PollOptions } from '../../src/index.js';
+import { paceByData, pauseWhenBlurred, share, shareTabs, type FocusSource, type PaceByDataOptions } from '../../src/cooperate/index.js';
+import { poll, type Environment, type OnlineSource, type PollEvent, type PollFeature, type PollOptions } from '../../src/index.js';
 
 describe('types of the cooperating pollers', () => {
-  it('interval takes a number or a range; share a boolean or tabs', () => {
-    expectTypeOf<PollOptions['interval']>().toEqualTypeOf<number | AdaptiveInterval | undefined>();
-    expectTypeOf<PollOptions['share']>().toEqualTypeOf<boolean | 'tabs' | undefined>();
-    expectTypeOf<AdaptiveInterval>().toEqualTypeOf<{ min: number; max: number; factor?: number; step?: number }>();
-    expectTypeOf(poll).toBeCallableWith('/x', { interval: { min: 1, max: 2 }, share: 'tabs', cooldown: false, pauseWhenOffline: false, pauseWhenBlurred: true });
-    // @ts-expect-error: share is true, false or 'tabs'
-    void poll('/x', { share: 'realm' }).catch(() => undefined);
+  it('interval is a number; sharing and a pace set by the data are features passed in use', () => {
+    expectTypeOf<PollOptions['interval']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<PollOptions['use']>().toEqualTypeOf<readonly PollFeature[] | undefined>();
+    expectTypeOf<PaceByDataOptions>().toEqualTypeOf<{ min: number; max: number; factor?: number }>();
+    expectTypeOf(share).toEqualTypeOf<() => PollFeature>();
+    expectTypeOf(shareTabs).toEqualTypeOf<() => PollFeature>();
+    expectTypeOf(poll).toBeCallableWith('/x', { use: [paceByData({ min: 1, max: 2 }), shareTabs(), pauseWhenBlurred()], cooldown: false, pauseWhenOffline: false });
+    // @ts-expect-error: share is no longer an option of poll, but the share() feature
+    void poll('/x', { share: true }).catch(() => undefined);
+    // @ts-expect-error: a range is paceByData's, not interval's
+    void poll('/x', { interval: { min: 1, max: 2 } }).catch(() => undefined);
   });
 
-  it('online and focus are injectable sources, like visibility', () => {
+  it('online is an injectable source, like visibility; focus is the argument of pauseWhenBlurred', () => {
     expectTypeOf<Environment['online']>().toEqualTypeOf<OnlineSource>();
-    expectTypeOf<Environment['focus']>().toEqualTypeOf<FocusSource>();
+    expectTypeOf<Environment>().not.toHaveProperty('focus');
+    expectTypeOf(pauseWhenBlurred).parameter(0).toEqualTypeOf<FocusSource | undefined>();
     expectTypeOf<OnlineSource['offline']>().toEqualTypeOf<() => boolean>();
     expectTypeOf<FocusSource['subscribe']>().toEqualTypeOf<(listener: () => void) => () => void>();
   });

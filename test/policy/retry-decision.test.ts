@@ -58,7 +58,7 @@ describe('retryDecision', () => {
   });
 
   it('never waits less than interval; a Retry-After is capped at maxRetryAfter, with the spread above the cap', () => {
-    expect(delayOf(retryDecision(status(503, '0'), 0, policy, 0, 0.5))).toBe(1000);
+    expect(delayOf(retryDecision(status(503, '1'), 0, policy, 0, 0))).toBe(1000);
     const capped = { ...policy, maxRetryAfter: 5000 };
     expect(delayOf(retryDecision(status(503, '5'), 0, capped, 0, 0.99))).toBe(5000 + 5000 * 0.2 * 0.99);
     expect(delayOf(retryDecision(status(503, '3600'), 0, capped, 0, 0.5))).toBe(5500);
@@ -69,6 +69,20 @@ describe('retryDecision', () => {
     const bounded = { ...policy, deadline: 10_000 };
     expect(retryDecision(status(503, '10'), 0, bounded, 1, 0)).toEqual({ retry: false, failures: 0, reason: 'deadline', status: 503, delay: 10_000 });
     expect(retryDecision(status(503, '10'), 0, bounded, 0, 0)).toMatchObject({ retry: true, delay: 10_000 });
+  });
+
+  it('a Retry-After under a second (0, a date just past) is a counted failure waiting at least a second plus the spread: no hot loop', () => {
+    const eager = { ...policy, interval: 0, backoff: () => 0 };
+    expect(retryDecision(status(503, '0'), 0, eager, 0, 0.5)).toEqual({ retry: true, delay: 1100, failures: 1, reason: 'status', status: 503, retryAfter: null });
+    expect(retryDecision(status(429, 'Wed, 21 Oct 2015 07:27:00 GMT'), 1, eager, Date.UTC(2015, 9, 21, 7, 27, 0, 400), 0)).toMatchObject({ delay: 1000, failures: 2 });
+    expect(retryDecision(status(503, '0'), 2, eager, 0, 0)).toEqual({ retry: false, failures: 3, reason: 'exhausted', status: 503 });
+    // The backoff still wins when it is longer.
+    expect(retryDecision(status(503, '0'), 0, policy, 0, 0.5)).toMatchObject({ delay: 1100, failures: 1 });
+    expect(retryDecision(status(503, '0'), 1, policy, 0, 0)).toMatchObject({ delay: 1200, failures: 2 });
+  });
+
+  it('the server\'s own figure decides pacing, the cap only the wait: a 10 s Retry-After capped at 0.5 s is still paced', () => {
+    expect(retryDecision(status(503, '10'), 0, { ...policy, interval: 0, maxRetryAfter: 500 }, 0, 0)).toMatchObject({ retry: true, delay: 500, failures: 0, retryAfter: 500 });
   });
 
   it('reads Retry-After dates against now', () => {

@@ -62,17 +62,26 @@ function endedByModel(settled: Settled<unknown>, options: Options, aborted: bool
   return !(!settled.ok && isTimeoutError(settled.error) && options.timeout !== undefined);
 }
 
-/** The wait before attempt `n + 1`: the server's Retry-After plus at most 20 % (capped), else backoff(n) exactly. */
+/**
+ * The wait before attempt `n + 1`: the server's Retry-After of a second or more plus at most 20 % (the
+ * floor capped); a valid one under a second: backoff(n), but at least a second plus the spread; else
+ * backoff(n) exactly.
+ */
 function expectWait(gap: number, retryAfterMs: number | null, n: number, options: Options): void {
-  if (retryAfterMs !== null) {
+  const backoff = n * options.backoffStep;
+  if (retryAfterMs !== null && retryAfterMs >= 1000) {
     expect(gap).toBeGreaterThanOrEqual(Math.min(retryAfterMs, MAX_RETRY_AFTER));
     expect(gap).toBeLessThanOrEqual(Math.min(MAX_RETRY_AFTER, retryAfterMs) * 1.2 + 1e-6);
+  } else if (retryAfterMs !== null) {
+    expect(gap).toBeGreaterThanOrEqual(Math.max(backoff, 1000) - 1e-6);
+    expect(gap).toBeLessThanOrEqual(Math.max(backoff, 1200) + 1e-6);
   } else {
-    expect(gap).toBeCloseTo(n * options.backoffStep, 6);
+    expect(gap).toBeCloseTo(backoff, 6);
   }
 }
 
-function paced(form: RetryAfterForm): boolean {
+/** A Retry-After the decision can read (`0` and dates past included): the server's figure, or garbage and none. */
+function readable(form: RetryAfterForm): boolean {
   return form.form === 'seconds' || form.form === 'date';
 }
 
@@ -136,7 +145,7 @@ describe('fetchWithRetry, model-based (virtual time, modelled server)', () => {
           const sent = server.log[i]!;
           const gap = server.log[i + 1]!.at - sent.endedAt!;
           const answer = sent.answer;
-          const pacedBy = !timedOut(answer) && answer.kind === 'retryable' && paced(answer.retryAfter) ? sent.retryAfterMs! : null;
+          const pacedBy = !timedOut(answer) && answer.kind === 'retryable' && readable(answer.retryAfter) ? sent.retryAfterMs! : null;
           expectWait(gap, pacedBy, i + 1, options);
         }
       }),

@@ -41,7 +41,8 @@ const latency = fc.integer({ min: 0, max: 30 }).map((n) => n * 10 + 5);
 export const retryAfterArb: fc.Arbitrary<RetryAfterForm> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ form: 'none' as const }) },
   { weight: 3, arbitrary: fc.oneof(fc.integer({ min: 0, max: 400 }), fc.constant(99_999_999_999)).map((seconds) => ({ form: 'seconds' as const, seconds })) },
-  { weight: 1, arbitrary: fc.integer({ min: -120, max: 400 }).map((offsetSeconds) => ({ form: 'date' as const, offsetSeconds })) },
+  // A date at least 2 s ahead is always 1 s or more away (it is rounded to the second); one 0-1 s ahead could be either.
+  { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -120, max: 0 }), fc.integer({ min: 2, max: 400 })).map((offsetSeconds) => ({ form: 'date' as const, offsetSeconds })) },
   { weight: 1, arbitrary: fc.constantFrom(...GARBAGE).map((text) => ({ form: 'garbage' as const, text })) },
 );
 
@@ -161,6 +162,14 @@ function respond(answer: Answer, index: number, sent: SentRequest, now: number):
   }
 }
 
+/** Whether a Retry-After paces the client: a valid one of a second or more (`0` and dates past are counted failures). */
+export const pacedBy = (form: RetryAfterForm): boolean =>
+  (form.form === 'seconds' && form.seconds >= 1) || (form.form === 'date' && form.offsetSeconds >= 2);
+
+/** A valid Retry-After under a second: a counted failure whose wait is at least a second plus the spread. */
+export const subSecond = (form: RetryAfterForm): boolean =>
+  (form.form === 'seconds' && form.seconds < 1) || (form.form === 'date' && form.offsetSeconds < 2);
+
 /** How `poll`'s spec classes an answer, given the options that matter. */
 export type Verdict = 'ok' | 'done' | 'paced' | 'counted' | 'fatal' | 'parse' | 'hang';
 
@@ -173,7 +182,7 @@ export function verdict(answer: Answer, requestTimeout: number | undefined): Ver
     case 'done':
       return 'done';
     case 'retryable':
-      return answer.retryAfter.form === 'seconds' || answer.retryAfter.form === 'date' ? 'paced' : 'counted';
+      return pacedBy(answer.retryAfter) ? 'paced' : 'counted';
     case 'fatal':
       return 'fatal';
     case 'drop':

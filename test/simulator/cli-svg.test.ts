@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { simulateCommand } from '../../src/simulator/cli.js';
+import { simulateCommand } from '../../src/cli/simulate/command.js';
 
 const sink = (onWrite: () => void = () => undefined): Writable & { text: () => string } => {
   const chunks: string[] = [];

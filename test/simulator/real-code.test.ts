@@ -13,7 +13,7 @@ const options: SimulateOptions = {
 };
 
 afterEach(() => {
-  vi.doUnmock('../../src/core/defaults.js');
+  vi.doUnmock('../../src/poll/defaults.js');
   vi.resetModules();
 });
 
@@ -24,8 +24,8 @@ describe('the simulator drives the real poll', () => {
     expect(before.statuses[304]).toBeGreaterThan(0);
 
     vi.resetModules();
-    vi.doMock('../../src/core/defaults.js', async (importOriginal) => {
-      const original = await importOriginal<typeof import('../../src/core/defaults.js')>();
+    vi.doMock('../../src/poll/defaults.js', async (importOriginal) => {
+      const original = await importOriginal<typeof import('../../src/poll/defaults.js')>();
       return { ...original, POLL_DEFAULTS: Object.freeze({ ...original.POLL_DEFAULTS, conditional: false }) };
     });
     const { simulate: simulateChanged } = await import('../../src/simulator/index.js');
@@ -41,8 +41,8 @@ describe('the simulator drives the real poll', () => {
     const before = (await simulate(outage)).strategies[0]!;
 
     vi.resetModules();
-    vi.doMock('../../src/core/defaults.js', async (importOriginal) => {
-      const original = await importOriginal<typeof import('../../src/core/defaults.js')>();
+    vi.doMock('../../src/poll/defaults.js', async (importOriginal) => {
+      const original = await importOriginal<typeof import('../../src/poll/defaults.js')>();
       return { ...original, pollBackoff: () => () => 0 };
     });
     const { simulate: simulateChanged } = await import('../../src/simulator/index.js');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EventQueue } from '../../src/simulator/event-queue.js';
 import { mulberry32 } from '../../src/simulator/prng.js';
 import { VirtualTime } from '../../src/simulator/virtual-time.js';
-import { sleepIn } from '../../src/env/sleep.js';
+import { wait } from '../../src/env/wait.js';
 import { resolveEnvironment } from '../../src/env/environment.js';
 
 describe('EventQueue', () => {
@@ -49,7 +49,7 @@ describe('VirtualTime', () => {
     const log: string[] = [];
     const worker = async (name: string, waits: number[]): Promise<void> => {
       for (const ms of waits) {
-        await sleepIn(env, ms);
+        await wait(env, ms);
         await Promise.resolve();
         await new Promise<void>((resolve) => queueMicrotask(resolve));
         log.push(`${name}@${env.now()}`);

@@ -15,9 +15,10 @@ describe('retryPolicy (pure, through retryDecision)', () => {
     expect(policy.retry(0, httpError(503, { 'retry-after': '2' }))).toBe(true);
   });
 
-  it('clamps a huge Retry-After to maxRetryAfter', () => {
+  it('clamps a huge Retry-After to maxRetryAfter, the spread coming on top', () => {
     const policy = retryPolicy({ random: () => 0.99, maxRetryAfter: 5000 });
-    expect(policy.retryDelay(0, httpError(503, { 'retry-after': '3600' }))).toBe(5000);
+    expect(policy.retryDelay(0, httpError(503, { 'retry-after': '3600' }))).toBe(5000 + 5000 * 0.2 * 0.99);
+    expect(retryPolicy({ random: () => 0, maxRetryAfter: 5000 }).retryDelay(0, httpError(503, { 'retry-after': '3600' }))).toBe(5000);
   });
 
   it('falls back to full jitter (base 1 s, cap 30 s) without a usable Retry-After', () => {

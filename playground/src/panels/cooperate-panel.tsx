@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { share, shareTabs } from '../../../src/cooperate/index.js';
 import { poll } from '../../../src/index.js';
 import type { DemoApiClient, JobView } from '../demo-api.js';
 import type { Settings } from '../settings.js';
@@ -21,7 +22,7 @@ interface Run {
   finished: number;
   /** Waits imposed by an origin cooldown (requests held back during an outage). */
   cooldowns: number;
-  /** With share: 'tabs': whether this tab polls for all, or listens. */
+  /** With shareTabs(): whether this tab polls for all, or listens. */
   role?: 'leader' | 'follower';
 }
 
@@ -29,8 +30,8 @@ const isTerminal = (job: JobView): boolean => job.status === 'done' || job.statu
 
 const MODES: Array<[Mode, string]> = [
   ['independent', 'independent'],
-  ['share', 'share: true'],
-  ['tabs', "share: 'tabs'"],
+  ['share', 'use: [share()]'],
+  ['tabs', 'use: [shareTabs()]'],
 ];
 
 /**
@@ -72,7 +73,7 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
     show();
     for (let i = 0; i < POLLERS; i += 1) {
       poll<JobView>(api.jobUrl(job.id), {
-        share: mode === 'independent' ? false : mode === 'share' ? true : 'tabs',
+        use: mode === 'independent' ? [] : mode === 'share' ? [share()] : [shareTabs()],
         interval: settings.interval,
         isDone: isTerminal,
         fetch: counted,
@@ -108,8 +109,8 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
         <div>
           <h2 id="cooperate-title">Pollers that cooperate</h2>
           <p className="hint">
-            {POLLERS} pollers watch one job. With <code>share: true</code> they share one request loop; with{' '}
-            <code>share: &apos;tabs&apos;</code> one tab polls for every tab of this page (open it twice). Turn on an outage
+            {POLLERS} pollers watch one job. With <code>share()</code> they share one request loop; with{' '}
+            <code>shareTabs()</code> one tab polls for every tab of this page (open it twice). Turn on an outage
             with Retry-After: the first 503 quiets every poller of the origin (origin cooldown).
           </p>
         </div>

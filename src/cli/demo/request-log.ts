@@ -1,4 +1,4 @@
-import { parseRetryAfter } from '../../http/parse-retry-after.js';
+import { parseRetryAfter } from '../../index.js';
 import { countBodyBytes } from '../body-bytes.js';
 
 /** What one poller did to the demo API, measured where the requests leave. */

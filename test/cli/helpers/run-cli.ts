@@ -22,21 +22,32 @@ export interface CliRun {
 const newest = (dir: string): number =>
   Math.max(...readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
 
+/** `pollite simulate`, bundled beside the bin and loaded by it only when asked for. */
+export const SIMULATE_BUNDLE = join(root, 'dist', 'cli', 'simulate.js');
+
 /**
- * Makes sure dist/cli.js exists and is newer than src/cli (re-bundling it if
- * not: a fraction of a second). The core it imports must have been built.
+ * Makes sure dist/cli.js and dist/cli/simulate.js exist and are newer than
+ * src/cli (re-bundling both if not: a fraction of a second). The core they
+ * import must have been built.
  */
 export function ensureBin(): void {
-  if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('dist/index.js is missing: run `npm run build` first');
-  if (existsSync(BIN) && statSync(BIN).mtimeMs >= newest(join(root, 'src', 'cli'))) return;
+  for (const entry of ['index.js', 'simulator/index.js']) {
+    if (!existsSync(join(root, 'dist', entry))) throw new Error(`dist/${entry} is missing: run \`npm run build\` first`);
+  }
+  const sources = newest(join(root, 'src', 'cli'));
+  if ([BIN, SIMULATE_BUNDLE].every((file) => existsSync(file) && statSync(file).mtimeMs >= sources)) return;
   const build = spawnSync(process.execPath, [join(root, 'scripts', 'build-cli.mjs')], { cwd: root, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`building dist/cli.js failed:\n${build.stderr}`);
 }
 
-/** Starts the bin with `args`; stdout and stderr are pipes (not a terminal). */
-export function spawnCli(args: readonly string[], env: Record<string, string | undefined> = {}): { child: ChildProcess; done: Promise<CliRun> } {
+/** Starts the bin (or a copy of it at `bin`) with `args`; stdout and stderr are pipes (not a terminal). */
+export function spawnCli(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+  bin: string = BIN,
+): { child: ChildProcess; done: Promise<CliRun> } {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
     env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,8 +66,11 @@ export function spawnCli(args: readonly string[], env: Record<string, string | u
 }
 
 /** Runs the bin to the end; kills it if it outlives `timeoutMs`, so a hang fails the test instead of the suite. */
-export async function runCli(args: readonly string[], options: { env?: Record<string, string | undefined>; timeoutMs?: number } = {}): Promise<CliRun> {
-  const { child, done } = spawnCli(args, options.env);
+export async function runCli(
+  args: readonly string[],
+  options: { env?: Record<string, string | undefined>; timeoutMs?: number; bin?: string } = {},
+): Promise<CliRun> {
+  const { child, done } = spawnCli(args, options.env, options.bin);
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
   try {
     return await done;

@@ -48,7 +48,15 @@ export async function until(condition: () => boolean, what = 'condition'): Promi
   }
 }
 
-/** A settable source for `env.visibility`, `env.online` or `env.focus` that counts its listeners. */
+/** Like `until`, running the clock's zero-delay timers (the yields of a tab handover) as it waits. */
+export async function untilWithTimers(clock: ReturnType<typeof virtualClock>, condition: () => boolean, what = 'condition'): Promise<void> {
+  await until(() => {
+    if (!condition()) void clock.advance(0);
+    return condition();
+  }, what);
+}
+
+/** A settable source for `env.visibility`, `env.online` or `pauseWhenBlurred`'s focus that counts its listeners. */
 export function switchable(initiallyOn = false) {
   let on = initiallyOn;
   const listeners = new Set<() => void>();

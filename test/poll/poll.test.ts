@@ -131,7 +131,8 @@ describe('poll against a real server', () => {
     const { env, delays } = recordingEnv({ random: 0.9 });
     await poll<Job>(server.url, { isDone, interval: 500, maxRetryAfter: 10_000, env });
     // The cap applies to the floor; the spread above it still parts clients that were capped alike.
-    expect(delays).toEqual([10_000 + 10_000 * 0.2 * 0.9, 500]);
+    // A Retry-After of 0 is counted and waits interval + backoff (full jitter: 0.9 of 2 s), at least 1 s.
+    expect(delays).toEqual([10_000 + 10_000 * 0.2 * 0.9, 500 + 1800]);
   });
 
   it('falls back to backoff on a malformed Retry-After and counts the failure', async () => {

@@ -1,0 +1,55 @@
+// The import direction of pollite, checked by `npm run test:layers` (part of
+// `npm test`). Layers, bottom to top; a file may import its own folder and the
+// layers below it, never a layer above, never a sibling of its own rank, and
+// no import may close a cycle. Adapters (top) import only public entry points.
+const LAYERS = [
+  ['errors', 'options'], // what pollite throws, and the TypeErrors that name a bad option
+  ['env'], // the outside world: clock, timers, the one abortable wait, visibility, online
+  ['http'], // HTTP itself: Retry-After, dates, bodies, requests
+  ['backoff'], // backoff strategies
+  ['policy'], // the one pure retry decision and what feeds it: classification, spread
+  ['cooldown'], // what the realm remembers of each origin
+  ['poll', 'retry'], // the loops (siblings: neither knows the other)
+  ['index.ts'], // the public entry, `pollite`
+  ['cooperate', 'testing'], // opt-in features and the virtual clock, each its own entry
+];
+const ADAPTERS = ['react', 'vue', 'svelte', 'solid', 'tanstack', 'server', 'simulator', 'cluster', 'demo', 'cli'];
+const ENTRIES = ['index.ts', 'cooperate/index.ts', 'testing/index.ts', 'server/index.ts', 'simulator/index.ts', 'cluster/index.ts', 'tanstack/index.ts', 'demo/index.ts'];
+
+const path = (name) => (name.endsWith('.ts') ? `^src/${name.replace('.', '\\.')}$` : `^src/${name}/`);
+const any = (names) => names.map(path).join('|');
+
+const forbidden = [
+  { name: 'no-cycle', severity: 'error', comment: 'Two modules that import each other, however far apart.', from: {}, to: { circular: true } },
+  {
+    name: 'adapters-use-entries',
+    severity: 'error',
+    comment: 'An adapter imports pollite only through public entry points, as a user would.',
+    from: { path: `^src/(${ADAPTERS.join('|')})/` },
+    to: { path: '^src/', pathNot: [`^src/$1/`, ...ENTRIES.map((entry) => path(entry))] },
+  },
+];
+LAYERS.forEach((layer, rank) => {
+  const above = LAYERS.slice(rank + 1).flat().concat(ADAPTERS);
+  for (const name of layer) {
+    const siblings = layer.filter((other) => other !== name);
+    forbidden.push({
+      name: `no-upward-import-from-${name.replace('.ts', '')}`,
+      severity: 'error',
+      comment: `${name} is layer ${rank}: it may import layers 0-${rank} only, and not ${siblings.join(', ') || 'its own siblings'}.`,
+      from: { path: path(name) },
+      to: { path: any([...above, ...siblings]) || '^$' },
+    });
+  }
+});
+
+module.exports = {
+  forbidden,
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.test\\.' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js'] },
+  },
+};

@@ -1,0 +1,67 @@
+// `npm run bench:size`: what each pollite entry point and each opt-in feature
+// costs a user's bundle, next to its peers measured the same way in the same
+// run: esbuild, minified, ESM, for the browser, gzip -9 (react, react-dom and
+// @tanstack/query-core external for the adapters). Reads the built dist/.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = (path) => JSON.stringify(join(root, 'dist', path));
+const budgets = JSON.parse(readFileSync(join(root, 'size-budget.json'), 'utf8'));
+
+async function gzipped(code) {
+  const result = await build({
+    stdin: { contents: code, resolveDir: root, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+    // `pollite` and its subpaths are this repo's dist/, as an installed package would be.
+    alias: { pollite: join(root, 'dist') },
+    external: ['react', 'react-dom', 'node:*', ...(code.includes("'@tanstack/query-core'") ? [] : ['@tanstack/query-core'])],
+  });
+  return gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
+}
+
+const poll = `import { poll } from ${dist('index.js')};`;
+const FEATURES = [
+  ['share()', 'share', 'share()'],
+  ['shareTabs()', 'shareTabs', 'shareTabs()'],
+  ['paceByData()', 'paceByData', 'paceByData({ min: 1000, max: 30000 })'],
+  ['pauseWhenBlurred()', 'pauseWhenBlurred', 'pauseWhenBlurred()'],
+];
+const PEERS = [
+  ['ky (all of it)', "import ky from 'ky'; globalThis.x = ky;"],
+  ['p-retry', "import pRetry from 'p-retry'; globalThis.x = pRetry;"],
+  ['swr (useSWR, react external)', "import useSWR from 'swr'; globalThis.x = useSWR;"],
+  ['@tanstack/query-core (QueryClient + QueryObserver)', "import { QueryClient, QueryObserver } from '@tanstack/query-core'; globalThis.x = [QueryClient, QueryObserver];"],
+];
+
+const rows = [];
+for (const [label, { code, budget, target }] of Object.entries(budgets)) {
+  const bytes = await gzipped(code);
+  rows.push([label, bytes, budget, target]);
+}
+const base = await gzipped(`${poll} globalThis.x = poll;`);
+const features = [];
+for (const [label, name, call] of FEATURES) {
+  const bytes = await gzipped(`${poll} import { ${name} } from ${dist('cooperate/index.js')}; globalThis.x = (url) => poll(url, { use: [${call}] });`);
+  features.push([label, bytes - (await gzipped(`${poll} globalThis.x = (url) => poll(url, {});`))]);
+}
+const peers = [];
+for (const [label, code] of PEERS) peers.push([label, await gzipped(code)]);
+
+const pad = (text, width) => String(text).padEnd(width);
+console.log('pollite entry points (min+gz, bytes)');
+for (const [label, bytes, budget, target] of rows) {
+  console.log(`  ${pad(label, 92)} ${pad(bytes, 6)} budget ${budget}${target && target !== budget ? `, target ${target}` : ''}${bytes > budget ? '  OVER' : ''}`);
+}
+console.log(`\nopt-in features of pollite/cooperate: marginal cost over import { poll } (${base} B)`);
+for (const [label, bytes] of features) console.log(`  ${pad(label, 24)} +${bytes}`);
+console.log('\npeers, bundled the same way in this run');
+for (const [label, bytes] of peers) console.log(`  ${pad(label, 56)} ${bytes}  (${(bytes / base).toFixed(2)}x import { poll })`);

@@ -1,0 +1,51 @@
+import { afterEach } from 'vitest';
+
+/**
+ * A fake Web Locks manager with the real semantics (one holder, requests
+ * granted in order, a signal cancels a pending request only); `held` says
+ * whether some callback holds the lock now.
+ */
+export function fakeLocks() {
+  let held = false;
+  const queue: Array<() => void> = [];
+  const next = (): void => {
+    const grant = queue.shift();
+    if (grant) grant();
+    else held = false;
+  };
+  return {
+    held: () => held,
+    request(_name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown>): Promise<unknown> {
+      return new Promise((resolve, reject) => {
+        const { signal } = options;
+        if (signal?.aborted) return reject(signal.reason);
+        const grant = (): void => {
+          held = true;
+          signal?.removeEventListener('abort', onAbort);
+          callback().then(resolve, reject).finally(next);
+        };
+        const onAbort = (): void => {
+          const index = queue.indexOf(grant);
+          if (index < 0) return;
+          queue.splice(index, 1);
+          reject(signal!.reason);
+        };
+        signal?.addEventListener('abort', onAbort);
+        if (held) queue.push(grant);
+        else grant();
+      });
+    },
+  };
+}
+
+const channels: BroadcastChannel[] = [];
+/** Node's real BroadcastChannel, closed after each test of the file that imports it. */
+export class TrackedChannel extends BroadcastChannel {
+  constructor(name: string) {
+    super(name);
+    channels.push(this);
+  }
+}
+afterEach(() => {
+  for (const channel of channels.splice(0)) channel.close();
+});

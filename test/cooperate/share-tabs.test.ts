@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clearCooldowns, shareTabs } from '../../src/cooperate/index.js';
+import { shareKey } from '../../src/cooperate/share-key.js';
+import { requestFactory } from '../../src/http/request.js';
+import { poll, type PollEvent } from '../../src/index.js';
+import { sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { fakeLocks, TrackedChannel } from './helpers/fake-locks.js';
+import { until, untilWithTimers, virtualClock } from './helpers/virtual-clock.js';
+
+// shareTabs() over the tab election, in Node: this realm is one tab, with a
+// fake Web Locks manager on `navigator.locks` and Node's real
+// BroadcastChannel; "another tab" is a lock request and a channel of the
+// test's own. (Several tabs in one realm would join one realm loop.)
+
+let server: TestServer | undefined;
+let locks: ReturnType<typeof fakeLocks>;
+const saved = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+beforeEach(() => {
+  locks = fakeLocks();
+  Object.defineProperty(globalThis, 'navigator', { value: { locks }, configurable: true });
+});
+afterEach(async () => {
+  if (saved) Object.defineProperty(globalThis, 'navigator', saved);
+  else delete (globalThis as { navigator?: unknown }).navigator;
+  await server?.close();
+  server = undefined;
+  clearCooldowns();
+});
+
+interface Tick {
+  n: number;
+}
+/** Answers {n} with a counter. */
+const counting = async (): Promise<TestServer> => {
+  let n = 0;
+  return startServer((_req, res) => sendJson(res, 200, { n: ++n }));
+};
+/** The channel the tabs of `url`'s poll talk on. */
+const channelOf = (url: string): TrackedChannel => new TrackedChannel(`pollite:${shareKey(requestFactory(url, {}))!}`);
+const described = (e: PollEvent): string => (e.type === 'share' ? `share:${e.role}` : e.type === 'wait' ? `wait:${e.delay}` : e.type);
+
+describe('shareTabs() with Web Locks and BroadcastChannel', () => {
+  it('the only tab leads and broadcasts every body; once its callers are done it holds the lock one interval more', async () => {
+    server = await counting();
+    const url = `${server.url}/job`;
+    const clock = virtualClock();
+    const heard: unknown[] = [];
+    const other = channelOf(url);
+    other.onmessage = (event: MessageEvent) => void heard.push(event.data);
+    const events: PollEvent[] = [];
+    const result = poll<Tick>(url, { use: [shareTabs()], interval: 1000, env: clock.env, isDone: (t) => t.n >= 2, onEvent: (e) => events.push(e) });
+    await untilWithTimers(clock, () => server!.requests.length === 1 && clock.pending() === 1, 'the first request');
+    await clock.advance(1000);
+    expect(await result).toEqual({ n: 2 });
+    expect(events.map(described)).toEqual(['share:leader', 'request', 'response', 'wait:1000', 'request', 'response']);
+    await until(() => heard.filter((m) => 'data' in (m as object)).length === 2, 'both bodies broadcast');
+    expect(heard).toContainEqual({ data: { n: 2 }, sentAt: clock.now() });
+    // The other tabs learn the final body before the lock is free: none of them polls the finished job again.
+    expect(locks.held()).toBe(true);
+    await clock.advance(999);
+    expect(locks.held()).toBe(true);
+    await clock.advance(1);
+    await until(() => !locks.held(), 'the lock released');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("a tab that takes over waits out the last leader's pending wait (a wait event), and is told the bodies meanwhile", async () => {
+    server = await counting();
+    const url = `${server.url}/job`;
+    const clock = virtualClock();
+    let release = (): void => undefined;
+    // Another tab leads: it holds the lock until `release`.
+    void locks.request('pollite:other', {}, () => new Promise<void>((resolve) => (release = resolve)));
+    const events: PollEvent[] = [];
+    const updates: number[] = [];
+    const result = poll<Tick>(url, {
+      use: [shareTabs()],
+      interval: 1000,
+      env: clock.env,
+      isDone: (t) => t.n === 1,
+      onUpdate: (t) => void updates.push(t.n),
+      onEvent: (e) => events.push(e),
+    });
+    const leader = channelOf(url);
+    leader.postMessage({ data: { n: 7 }, sentAt: clock.now() });
+    leader.postMessage({ nextAt: clock.now() + 5000 }); // e.g. the Retry-After it was told
+    await until(() => updates.length === 1, 'the body broadcast by the leader');
+    expect(updates).toEqual([7]);
+    expect(server.requests).toHaveLength(0);
+    release(); // the leading tab closes
+    await untilWithTimers(clock, () => events.some((e) => e.type === 'wait'), 'the takeover wait');
+    expect(events.map(described)).toEqual(['share:follower', 'share:leader', 'wait:5000']);
+    await clock.advance(4999);
+    expect(server.requests).toHaveLength(0);
+    await clock.advance(1);
+    expect(await result).toEqual({ n: 1 });
+    expect(updates).toEqual([7, 1]);
+    expect(events.map(described).slice(3)).toEqual(['request', 'response']);
+  });
+});

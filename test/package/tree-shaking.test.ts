@@ -1,0 +1,46 @@
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The source files esbuild keeps in a minified browser bundle of `code`. */
+async function kept(code: string): Promise<string[]> {
+  const result = await build({
+    stdin: { contents: code, resolveDir: root, loader: 'ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const output = Object.values(result.metafile.outputs)[0]!;
+  return Object.entries(output.inputs)
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([path]) => path);
+}
+
+describe('a feature that is not imported costs zero bytes', () => {
+  it('import { poll } carries no cooperation and no retry loop', async () => {
+    const files = await kept("import { poll } from './src/index.ts'; globalThis.x = poll;");
+    expect(files.filter((f) => /src\/(cooperate|retry|backoff\/(?!ceiling))/.test(f))).toEqual([]);
+    expect(files).toContain('src/poll/pauses.ts');
+    expect(files).toContain('src/cooldown/origin-cooldown.ts');
+  });
+
+  it('retry and fetchWithRetry carry no visibility, online or focus source, and no poll loop', async () => {
+    for (const code of ["import { retry } from './src/index.ts'; globalThis.x = retry;", "import { fetchWithRetry, createRetryBudget } from './src/index.ts'; globalThis.x = [fetchWithRetry, createRetryBudget];"]) {
+      const files = await kept(code);
+      expect(files.filter((f) => /src\/(env\/(visibility|online|focus|environment)|poll|cooperate)\b/.test(f)), code).toEqual([]);
+    }
+  });
+
+  it('each opt-in feature of pollite/cooperate brings only its own files', async () => {
+    const blur = await kept("import { poll } from './src/index.ts'; import { pauseWhenBlurred } from './src/cooperate/index.ts'; globalThis.x = [poll, pauseWhenBlurred];");
+    expect(blur.filter((f) => f.startsWith('src/cooperate/'))).toEqual(['src/cooperate/pause-when-blurred.ts']);
+    const pace = await kept("import { poll } from './src/index.ts'; import { paceByData } from './src/cooperate/index.ts'; globalThis.x = [poll, paceByData];");
+    expect(pace.filter((f) => f.startsWith('src/cooperate/'))).toEqual(['src/cooperate/pace-by-data.ts']);
+  });
+});

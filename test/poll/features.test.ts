@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { poll, type LoopHooks, type PollAnswer, type PollEvent, type PollFeature } from '../../src/index.js';
+import { recordingEnv } from '../helpers/env.js';
+import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+interface Job {
+  status: string;
+}
+const isDone = (job: Job): boolean => job.status === 'done';
+const json = (status: number, body: unknown, headers?: Record<string, string>) => (res: Parameters<typeof sendJson>[0]) =>
+  sendJson(res, status, body, headers);
+
+describe('the feature contract: a feature joins the loop at its named points', () => {
+  it('hold, answer, pace and waiting are asked in order, with what each answer was', async () => {
+    server = await startServer(scripted([json(200, { status: 'a' }), json(503, {}), json(200, { status: 'done' })]));
+    const log: string[] = [];
+    let held = false;
+    const feature: PollFeature = {
+      attach: ({ request, settings }): LoopHooks => {
+        log.push(`attach ${new URL(request.url).pathname} interval=${settings.interval}`);
+        return {
+          hold: () => {
+            if (held) return undefined;
+            held = true;
+            return { event: { type: 'wait', delay: 7, at: 0 }, ms: 7 };
+          },
+          answer: (answer: PollAnswer) => log.push(`answer ${answer.status} ${JSON.stringify(answer.data)}`),
+          pace: (wait) => {
+            log.push(`pace ${wait}`);
+            return wait * 3;
+          },
+          waiting: () => log.push('waiting'),
+        };
+      },
+    };
+    const { env, delays } = recordingEnv({ random: 0 });
+    const events: PollEvent[] = [];
+    await poll<Job>(`${server.url}/jobs/1`, { isDone, interval: 100, backoff: () => 50, use: [feature], env, onEvent: (e) => events.push(e) });
+    expect(log).toEqual([
+      'attach /jobs/1 interval=100',
+      'waiting',
+      'answer 200 {"status":"a"}',
+      'pace 100',
+      'waiting',
+      'answer 503 undefined',
+      'waiting',
+      'answer 200 {"status":"done"}',
+    ]);
+    // The feature's hold (7), its pace of the interval (300), the retry decision's wait (100 + 50), untouched by pace.
+    expect(delays).toEqual([7, 300, 150]);
+    expect(events[0]).toEqual({ type: 'wait', delay: 7, at: 0 });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('a hold of Infinity waits for its wake, and every feature is asked again after it', async () => {
+    server = await startServer(scripted([json(200, { status: 'done' })]));
+    let blocked = true;
+    const listeners = new Set<() => void>();
+    const asked: string[] = [];
+    const gate = (name: string, holds: () => boolean): PollFeature => ({
+      attach: () => ({
+        hold: () => {
+          asked.push(name);
+          return holds()
+            ? { event: { type: 'pause', reason: 'blurred' }, ms: Infinity, wake: { reason: 'focus', ready: () => !holds(), subscribe: (l) => (listeners.add(l), () => listeners.delete(l)) } }
+            : undefined;
+        },
+      }),
+    });
+    const events: PollEvent[] = [];
+    const running = poll<Job>(server.url, { isDone, use: [gate('first', () => false), gate('second', () => blocked)], onEvent: (e) => events.push(e) });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(server.requests).toHaveLength(0);
+    blocked = false;
+    for (const listener of [...listeners]) listener();
+    await running;
+    expect(asked).toEqual(['first', 'second', 'first', 'second']);
+    expect(events.slice(0, 3).map((e) => e.type)).toEqual(['pause', 'resume', 'request']);
+    expect(listeners.size).toBe(0);
+  });
+
+  it('run wraps the loop: a feature may change the call or answer without the loop', async () => {
+    server = await startServer(scripted([json(200, { status: 'done' })]));
+    const cached: PollFeature = { run: async <T>() => ({ status: 'done', from: 'cache' }) as T };
+    expect(await poll<Job>(server.url, { isDone, use: [cached] })).toEqual({ status: 'done', from: 'cache' });
+    expect(server.requests).toHaveLength(0);
+    const prefixed: PollFeature = {
+      run: (call, next) => next({ ...call, sink: { ...call.sink, update: async (data) => (await call.sink.update({ ...(data as object), seen: true } as never)) } }),
+    };
+    const updates: unknown[] = [];
+    await poll<Job>(server.url, { isDone, use: [prefixed], onUpdate: (job) => void updates.push(job) });
+    expect(updates).toEqual([{ status: 'done', seen: true }]);
+  });
+});
+
+describe('moved options are refused with a TypeError that names what to import', () => {
+  it.each([
+    [{ share: true }, "Expected `share` to be given as `use: [share()]` or `use: [shareTabs()]` from 'pollite/cooperate'"],
+    [{ share: 'tabs' }, "Expected `share` to be given as `use: [share()]` or `use: [shareTabs()]` from 'pollite/cooperate'"],
+    [{ pauseWhenBlurred: true }, "Expected `pauseWhenBlurred` to be given as `use: [pauseWhenBlurred()]` from 'pollite/cooperate'"],
+    [{ interval: { min: 1, max: 2 } }, "Expected `interval` to be a number: a range is `use: [paceByData({ min, max })]` from 'pollite/cooperate'"],
+    [{ maxAttempts: 3 }, 'Expected `maxAttempts` to be given as `retries` (the same number: failures in a row that are tried again)'],
+    [{ use: [null] }, 'Expected `use` to be an array of features'],
+    [{ timeout: 0 }, 'Expected `timeout` to be a finite number > 0'],
+    [{ requestTimeout: -1 }, 'Expected `requestTimeout` to be a finite number > 0'],
+  ])('%o', async (options, message) => {
+    const sent: unknown[] = [];
+    const fetch = (async (input: unknown) => (sent.push(input), new Response('{}'))) as typeof globalThis.fetch;
+    const error = await poll('http://127.0.0.1:1/x', { ...(options as object), fetch }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as TypeError).message).toBe(message);
+    expect(sent).toEqual([]);
+  });
+});
