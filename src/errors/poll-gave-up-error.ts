@@ -8,7 +8,7 @@ export class PollGaveUpError extends PolliteError {
   readonly status: number | undefined;
 
   constructor(attempts: number, status: number | undefined, cause: unknown) {
-    super(`Polling gave up after ${attempts} failed attempts in a row${status ? ` (last: HTTP ${status})` : ''}`, { cause });
+    super(`Polling gave up after ${attempts} failed attempt${attempts === 1 ? '' : 's'} in a row${status ? ` (last: HTTP ${status})` : ''}`, { cause });
     this.name = 'PollGaveUpError';
     this.attempts = attempts;
     this.status = status;

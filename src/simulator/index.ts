@@ -1,7 +1,7 @@
 // The public API of `pollite/simulator`. Every export is named here on purpose.
 
 export { simulate } from './simulate.js';
-export type { SimulateOptions, SimulationResult } from './simulate.js';
+export type { SimulateOptions, SimulationResult } from './simulate-options.js';
 export type { StrategyMetrics } from './metrics.js';
 export type { ScenarioName } from './scenarios.js';
 export type { ServerModel, Outage } from './server-model.js';

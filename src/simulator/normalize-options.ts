@@ -4,7 +4,7 @@ import { checkServerModel } from './check-server-model.js';
 import { fail, numberIn, objectWith, oneOf, shown } from './checks.js';
 import { describeServer } from './describe-server.js';
 import { SCENARIO_NAMES, scenario as resolveScenario } from './scenarios.js';
-import type { SimulateOptions } from './simulate.js';
+import type { SimulateOptions } from './simulate-options.js';
 import { STRATEGIES, type Strategy } from './strategies.js';
 
 /** Most clients in one run: each lives in memory (100,000 take about 2.4 GB of heap). */

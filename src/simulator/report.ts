@@ -1,6 +1,6 @@
 import type { OccPoint } from './aws-occ.js';
 import type { ChartPanel } from './chart.js';
-import type { SimulationResult } from './simulate.js';
+import type { SimulationResult } from './simulate-options.js';
 
 const fmt = (n: number | null | undefined, unit = ''): string =>
   n === null || n === undefined ? '-' : `${Math.round(n).toLocaleString('en-US')}${unit}`;

@@ -2,58 +2,10 @@ import { MetricsRecorder, type StrategyMetrics } from './metrics.js';
 import { simulatedFetch } from './network.js';
 import { normalizeOptions } from './normalize-options.js';
 import { deriveSeed, mulberry32, normal } from './prng.js';
-import type { ScenarioName } from './scenarios.js';
-import { ModelledServer, type ServerModel } from './server-model.js';
+import { ModelledServer } from './server-model.js';
+import type { SimulateOptions, SimulationResult } from './simulate-options.js';
 import type { Strategy } from './strategies.js';
 import { VirtualTime } from './virtual-time.js';
-
-/**
- * Options of {@link simulate}. Times are virtual ms. Every option is
- * checked before anything runs: a bad one is a TypeError naming it
- * (``Expected `clients` to be an integer >= 1, got 0``), as is a key not
- * listed here.
- */
-export interface SimulateOptions {
-  /** Clients in the fleet: an integer from 1 to 10,000,000 (each lives in memory). @default 1000 */
-  clients?: number;
-  /** What happens to the server: `outage`, `outage-retry-after`, `rate-limit` or `job`. @default 'outage' */
-  scenario?: ScenarioName;
-  /**
-   * Strategies to compare (names of `STRATEGIES`, at least one), each in its
-   * own run with the same seed.
-   * @default ['naive', 'exponential', 'pollite']
-   */
-  strategies?: string[];
-  /** Seed of every random draw, an integer: the same seed gives the same numbers. @default 1 */
-  seed?: number;
-  /** Virtual time simulated, from 1 ms to 2^31 - 1 ms (about 24.8 days). @default 300000 */
-  duration?: number;
-  /** ms between polls, at least 1 (the virtual clock's resolution). @default 2000 (poll's default) */
-  interval?: number;
-  /**
-   * Replaces (per key) the scenario's server model; `undefined` entries keep
-   * the scenario's value. The result's `description` then says what the
-   * customised server does instead of the scenario's text.
-   */
-  server?: ServerModel;
-  /** One-way network delay, |Normal(mean, sd)| ms; both finite and >= 0. @default { mean: 50, sd: 10 } */
-  latency?: { mean: number; sd: number };
-  /** Clients start at uniformly random times in `[0, startSpread)`, a finite number >= 0. @default interval */
-  startSpread?: number;
-}
-
-/** What {@link simulate} found. */
-export interface SimulationResult {
-  scenario: ScenarioName;
-  /** What the server does: the scenario's text, or one made from the settings when `server` customised them. */
-  description: string;
-  clients: number;
-  seed: number;
-  duration: number;
-  interval: number;
-  server: ServerModel;
-  strategies: StrategyMetrics[];
-}
 
 const URL_OF_JOB = 'https://api.example/jobs/1';
 const isDone = (data: unknown): boolean => (data as { status?: unknown } | null)?.status === 'done';

@@ -90,7 +90,7 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
     const run = await runCli([s.url, '-u', 'status=done', '--retries', '0']);
     expectCode(run, 2);
     expect(s.requests).toHaveLength(1);
-    expect(run.stderr).toMatch(/^pollite: Polling gave up after 1 failed attempts in a row \(last: HTTP 500\)\npollite: 1 request, 0 × 304, 0 retries, \d+ B received in \d+\.\ds\n$/);
+    expect(run.stderr).toMatch(/^pollite: Polling gave up after 1 failed attempt in a row \(last: HTTP 500\)\npollite: 1 request, 0 × 304, 0 retries, \d+ B received in \d+\.\ds\n$/);
   });
 
   it('--retries 2 tries failures in a row again twice: 3 requests, 2 retries, then gives up', async () => {
@@ -104,7 +104,7 @@ describe.concurrent('pollite <url>: conditions and exit codes', { timeout: 120_0
   it('names a refused connection when it gives up', async () => {
     const run = await runCli([REFUSED_URL, '--retries', '0']);
     expectCode(run, 2);
-    expect(run.stderr).toMatch(/^pollite: Polling gave up after 1 failed attempts in a row: ECONNREFUSED\n/);
+    expect(run.stderr).toMatch(/^pollite: Polling gave up after 1 failed attempt in a row: ECONNREFUSED\n/);
   });
 
   it('exits 2 when a body it must test is not JSON', async () => {

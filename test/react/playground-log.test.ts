@@ -7,20 +7,20 @@ const run = (events: PollEvent[]): LogRow[] => events.reduce<LogRow[]>((rows, ev
 describe("the playground's request log", () => {
   it('writes one line per request: its answer, the wait chosen and why', () => {
     const rows = run([
-      { type: 'request', attempt: 0, conditional: false },
+      { type: 'request', attempt: 1, conditional: false },
       { type: 'response', status: 200, ms: 12 },
       { type: 'wait', delay: 1000, at: 0 },
-      { type: 'request', attempt: 0, conditional: true },
+      { type: 'request', attempt: 1, conditional: true },
       { type: 'response', status: 304, ms: 4 },
       { type: 'wait', delay: 1000, at: 0 },
-      { type: 'request', attempt: 0, conditional: true },
+      { type: 'request', attempt: 1, conditional: true },
       { type: 'response', status: 503, ms: 3 },
-      { type: 'retry', attempt: 0, delay: 2200, at: 0, reason: 'status', status: 503, retryAfter: 2000 },
-      { type: 'request', attempt: 0, conditional: true },
-      { type: 'retry', attempt: 1, delay: 1500, at: 0, reason: 'network', retryAfter: null },
+      { type: 'retry', attempt: 1, failures: 0, delay: 2200, at: 0, reason: 'status', status: 503, retryAfter: 2000 },
+      { type: 'request', attempt: 1, conditional: true },
+      { type: 'retry', attempt: 1, failures: 1, delay: 1500, at: 0, reason: 'network', retryAfter: null },
       { type: 'pause', reason: 'hidden' },
       { type: 'resume' },
-      { type: 'request', attempt: 1, conditional: true },
+      { type: 'request', attempt: 2, conditional: true },
     ]);
     expect(rows.map(({ n, kind, result, wait, why }) => [n, kind, result, wait, why])).toEqual([
       [1, 'ok', '200', 1000, 'interval'],

@@ -39,7 +39,8 @@ describe('public types of retry', () => {
   });
 
   it('the budget and the guard', () => {
-    expectTypeOf(createRetryBudget()).toEqualTypeOf<RetryBudget>();
+    expectTypeOf(createRetryBudget()).toMatchTypeOf<RetryBudget>();
+    expectTypeOf(createRetryBudget().available).toEqualTypeOf<number>();
     expectTypeOf(isRetryableError).toEqualTypeOf<(error: unknown) => boolean>();
     expectTypeOf<RetryOptions['budget']>().toEqualTypeOf<RetryBudget | undefined>();
   });

@@ -1,7 +1,5 @@
 import { Command } from 'commander';
-import { startDemoServer } from '../../demo/node-server.js';
-import { outageWindow, ROUGH_PATCH } from '../../demo/rough-patch.js';
-import type { JobScript } from '../../demo/job-model.js';
+import { outageWindow, ROUGH_PATCH, startDemoServer, type JobScript } from '../../demo/index.js';
 import type { CliIo } from '../cli-io.js';
 import { colorsFor } from '../display/colors.js';
 import { parseCondition } from '../condition.js';

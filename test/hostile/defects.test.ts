@@ -1,0 +1,227 @@
+// Regression tests for the core rows of the adversarial pass (issue 13): each
+// failed on the main of before the fix, against a real loopback server.
+import { getEventListeners } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fetchWithRetry, isTimeoutError, ParseError, poll, PollGaveUpError, retry } from '../../src/index.js';
+import { recordingEnv } from '../helpers/env.js';
+import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const isDone = (job: { status: string }): boolean => job.status === 'done';
+const json = (status: number, body: unknown, headers?: Record<string, string>) => (res: ServerResponse) => sendJson(res, status, body, headers);
+/** A 200 whose body never ends: a chunk every few ms. */
+const endless = (res: ServerResponse): void => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('[');
+  const timer = setInterval(() => res.write('1,'), 5);
+  res.on('close', () => clearInterval(timer));
+};
+
+describe('#6 fetchWithRetry: signal, timeout and attemptTimeout follow the body past the headers', () => {
+  it('aborting while the caller reads the body fails the read with the reason', async () => {
+    server = await startServer(scripted([endless]));
+    const controller = new AbortController();
+    const response = await fetchWithRetry(server.url, { signal: controller.signal });
+    const reading = response.text().catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const reason = new Error('the user left');
+    controller.abort(reason);
+    expect(await reading).toBe(reason);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('timeout and attemptTimeout end an endless body with a TimeoutError', async () => {
+    for (const retryOptions of [{ timeout: 150 }, { attemptTimeout: 150 }]) {
+      server = await startServer(scripted([endless]));
+      const started = Date.now();
+      const response = await fetchWithRetry(server.url, { retry: retryOptions });
+      const error = await response.text().catch((e: unknown) => e);
+      expect(isTimeoutError(error), JSON.stringify(retryOptions)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(2000);
+      await server.close();
+    }
+    server = undefined;
+  });
+
+  it('a body read to the end lets go of the signal and the timers', async () => {
+    server = await startServer(scripted([json(200, { ok: true })]));
+    const controller = new AbortController();
+    const { env, pending } = recordingEnv({ scale: 1 });
+    const response = await fetchWithRetry(server.url, { signal: controller.signal, retry: { timeout: 10_000, env } });
+    expect(pending()).toBe(1);
+    expect(await response.json()).toEqual({ ok: true });
+    expect(pending()).toBe(0);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(response.url).toBe(`${server.url}/`);
+  });
+});
+
+describe('#7 a request fetch refuses is a bug: poll rejects at once, never retrying it', () => {
+  it.each([
+    ['a body on a GET', { init: { body: 'x' } }],
+    ["method 'CONNECT'", { init: { method: 'CONNECT' } }],
+    ["redirect: 'bogus'", { init: { redirect: 'bogus' as RequestRedirect } }],
+  ])('%s', async (_label, options) => {
+    server = await startServer(scripted([json(200, { status: 'done' })]));
+    const { env, delays } = recordingEnv();
+    const error = await poll(server.url, { ...options, isDone, env }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(server.requests).toHaveLength(0);
+    expect(delays).toEqual([]);
+  });
+
+  it('a fetch option that throws, or resolves to something that is not a Response', async () => {
+    const bug = new RangeError('my fetch wrapper is broken');
+    for (const fetch of [
+      () => {
+        throw bug;
+      },
+      async () => {
+        throw bug;
+      },
+      () => 42,
+      async () => null,
+      async () => undefined,
+      async () => ({}),
+    ]) {
+      const { env, delays } = recordingEnv();
+      const error = await poll('http://127.0.0.1:2/', { fetch: fetch as unknown as typeof globalThis.fetch, env }).catch((e: unknown) => e);
+      if (error !== bug) {
+        expect(error).toBeInstanceOf(TypeError);
+        expect((error as Error).message).toMatch(/^Expected `fetch` to resolve to a Response, got /);
+      }
+      expect(delays).toEqual([]);
+    }
+  });
+
+  it('a ReadableStream body is refused before anything is sent: a poll sends its request many times', async () => {
+    server = await startServer(scripted([json(200, { status: 'done' })]));
+    const body = new ReadableStream({ start: (c) => c.close() });
+    const error = await poll(server.url, { init: { method: 'POST', body, duplex: 'half' } as RequestInit }).catch((e: unknown) => e);
+    expect((error as TypeError).message).toMatch(/^Expected `init.body` to be a body that can be sent again/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a parse that throws a TypeError after reading is a ParseError at once, not a network failure', async () => {
+    server = await startServer(scripted([json(200, { status: 'running' })]));
+    const error = await poll(server.url, { parse: async (r) => ((await r.json()) as { a: { b: string } }).a.b, env: recordingEnv().env }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ParseError);
+    expect((error as ParseError).cause).toBeInstanceOf(TypeError);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('#13 a Request input with a body (a stream) is sent once', () => {
+  it('fetchWithRetry does not replay it, even with retries and a key', async () => {
+    server = await startServer(scripted([json(503, {}), json(201, {})]));
+    const request = new Request(server.url, { method: 'PUT', body: new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('x')), c.close()) }), duplex: 'half' } as RequestInit);
+    const response = await fetchWithRetry(request, { retry: { retries: 2, idempotencyKey: true, env: recordingEnv().env } });
+    expect(response.status).toBe(503);
+    expect(server.requests.map((r) => r.body)).toEqual(['x']);
+  });
+});
+
+describe('#14 async isDone and onUpdate are awaited; their rejections reject poll', () => {
+  it('isDone: async (job) => ... resolves at the terminal body, not the first', async () => {
+    server = await startServer(scripted([json(200, { status: 'running' }), json(200, { status: 'done' })]));
+    const job = await poll<{ status: string }>(server.url, { isDone: async (j) => j.status === 'done', env: recordingEnv().env });
+    expect(job.status).toBe('done');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('an async onUpdate is awaited before the wait starts, and a rejection from either rejects poll (no unhandled rejection)', async () => {
+    server = await startServer(scripted([json(200, { status: 'running' }), json(200, { status: 'done' })]));
+    const order: string[] = [];
+    const { env } = recordingEnv();
+    await poll<{ status: string }>(server.url, {
+      isDone,
+      env: { ...env, setTimeout: (cb, ms) => (order.push(`wait ${ms}`), env.setTimeout!(cb, ms)) },
+      interval: 5,
+      onUpdate: async (j) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        order.push(`updated ${j.status}`);
+      },
+    });
+    expect(order).toEqual(['updated running', 'wait 5', 'updated done']);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const no = new Error('isDone broke');
+      expect(await poll(server.url, { isDone: async () => Promise.reject(no), env: recordingEnv().env }).catch((e: unknown) => e)).toBe(no);
+      const nope = new Error('onUpdate broke');
+      expect(await poll(server.url, { onUpdate: async () => Promise.reject(nope), env: recordingEnv().env }).catch((e: unknown) => e)).toBe(nope);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+  });
+});
+
+describe('#17 a server that answers Retry-After: 0 forever gets a counted, paced failure, not a hot loop', () => {
+  it('poll gives up after its retries, each wait at least a second', async () => {
+    server = await startServer(scripted([json(503, {}, { 'retry-after': '0' })]));
+    const { env, delays } = recordingEnv({ random: 0 });
+    const error = (await poll(server.url, { interval: 10, retries: 3, backoff: () => 0, env }).catch((e: unknown) => e)) as PollGaveUpError;
+    expect(error).toBeInstanceOf(PollGaveUpError);
+    expect(error.attempts).toBe(4);
+    expect(server.requests).toHaveLength(4);
+    expect(delays).toEqual([1000, 1000, 1000]);
+  });
+
+  it('fetchWithRetry waits at least a second between its tries', async () => {
+    server = await startServer(scripted([json(503, {}, { 'retry-after': '0' })]));
+    const { env, delays } = recordingEnv({ random: 0.5 });
+    const response = await fetchWithRetry(server.url, { retry: { backoff: () => 1, env } });
+    expect(response.status).toBe(503);
+    expect(delays).toEqual([1100, 1100, 1100]);
+  });
+});
+
+describe('#18 many polls on one AbortSignal: one listener, no MaxListenersExceededWarning', () => {
+  it('50 polls share one listener on the signal while they run, and leave none', async () => {
+    server = await startServer(scripted([json(200, { status: 'running' })]));
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    const controller = new AbortController();
+    try {
+      const polls = Array.from({ length: 50 }, (_, i) => poll(`${server!.url}/${i}`, { interval: 10, signal: controller.signal }).catch((e: unknown) => e));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+      controller.abort(new Error('done'));
+      const outcomes = await Promise.all(polls);
+      expect(outcomes.every((o) => (o as Error).message === 'done')).toBe(true);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('#20 timeout: 0 is refused everywhere, naming the option, before anything is sent', () => {
+  it('poll, retry and fetchWithRetry', async () => {
+    server = await startServer(scripted([json(200, { status: 'done' })]));
+    const message = 'Expected `timeout` to be a finite number > 0';
+    let calls = 0;
+    for (const call of [
+      () => poll(server!.url, { timeout: 0 }),
+      () => retry(async () => void (calls += 1), { timeout: 0 }),
+      () => fetchWithRetry(server!.url, { retry: { timeout: 0 } }),
+    ]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as TypeError).message).toBe(message);
+    }
+    expect([server.requests.length, calls]).toEqual([0, 0]);
+  });
+});
