@@ -13,7 +13,7 @@ export { createRetryBudget } from './retry/retry-budget.js';
 export type { RetryBudget, RetryBudgetOptions } from './retry/retry-budget.js';
 
 export { retryDecision, PACED_FROM } from './policy/retry-decision.js';
-export type { RetryDecision, RetryPolicy, Failure, HeaderReader, BudgetPrices } from './policy/retry-decision.js';
+export type { RetryDecision, RetryPolicy, Failure, BudgetPrices } from './policy/retry-decision.js';
 export { isRetryableError } from './policy/is-retryable-error.js';
 export { errorOutcome } from './policy/error-outcome.js';
 export { RETRY_AFTER_SPREAD, spread } from './policy/spread.js';
@@ -28,7 +28,10 @@ export type { Wake } from './env/wait.js';
 
 export { parseJson, discardBody } from './http/body.js';
 export { parseRetryAfter } from './http/parse-retry-after.js';
-export type { ParseRetryAfterOptions } from './http/parse-retry-after.js';
+export type { ParseRetryAfterOptions, HeaderReader } from './http/parse-retry-after.js';
+export { parseRateLimit } from './http/rate-limit.js';
+export type { RateLimit } from './http/rate-limit.js';
+export { serverWait } from './http/server-wait.js';
 export { isRetryableStatus } from './http/retryable-status.js';
 
 export { fullJitter } from './backoff/full-jitter.js';

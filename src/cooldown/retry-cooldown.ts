@@ -1,7 +1,7 @@
 import type { Clock } from '../env/clock.js';
-import { parseRetryAfter } from '../http/parse-retry-after.js';
+import { serverWait } from '../http/server-wait.js';
 import { responseOf } from '../policy/error-outcome.js';
-import type { HeaderReader } from '../policy/retry-decision.js';
+import type { HeaderReader } from '../http/parse-retry-after.js';
 import { originCooldown, type OriginCooldown } from './origin-cooldown.js';
 
 /** What `retry` and `fetchWithRetry` need to take part in the cooldown. */
@@ -29,7 +29,7 @@ export function retryCooldown(env: Clock, maxRetryAfter: number): RetryCooldown 
     delay: (url) => of(url)?.delay(env.now(), env.random) ?? 0,
     note(response, url) {
       const now = env.now();
-      of(url)?.note(response.status, parseRetryAfter(response.headers.get('retry-after'), { now, max: maxRetryAfter }), now);
+      of(url)?.note(response.status, Math.min(serverWait(response.status, response.headers, now) ?? 0, maxRetryAfter), now);
     },
     noteError(error) {
       const response = responseOf(error);

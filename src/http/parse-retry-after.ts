@@ -1,5 +1,10 @@
 import { parseHttpDate } from './http-date.js';
 
+/** Anything that reads a header by name: a `Headers`, or a response an error carries. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
 /** Options of {@link parseRetryAfter}. */
 export interface ParseRetryAfterOptions {
   /** The time to measure an HTTP-date against, epoch ms. @default Date.now() */

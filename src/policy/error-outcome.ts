@@ -1,4 +1,5 @@
-import type { Failure, HeaderReader } from './retry-decision.js';
+import type { HeaderReader } from '../http/parse-retry-after.js';
+import type { Failure } from './retry-decision.js';
 import { isTimeoutFailure } from './is-retryable-error.js';
 
 /** The parts of a response that an error may carry (pollite's `HttpError`, ky's `HTTPError`, ...). */

@@ -1,11 +1,8 @@
 import type { Backoff } from '../backoff/types.js';
-import { parseRetryAfter } from '../http/parse-retry-after.js';
+import type { HeaderReader } from '../http/parse-retry-after.js';
+import { serverWait } from '../http/server-wait.js';
 import { spread } from './spread.js';
 
-/** Anything that reads a header by name: a `Headers`, or a response an error carries. */
-export interface HeaderReader {
-  get(name: string): string | null;
-}
 
 /** What happened to one attempt that did not succeed. */
 export type Failure =
@@ -108,7 +105,7 @@ export function retryDecision(
   const about = status === undefined ? {} : { status };
   if (status !== undefined && !policy.isRetryableStatus(status)) return { retry: false, failures: failuresBefore, reason: 'not-retryable', ...about };
   // The server's own figure decides whether it paces us; the cap only bounds the wait.
-  const asked = failure.type === 'status' ? parseRetryAfter(failure.headers.get('retry-after'), { now, max: 2 ** 53 }) : null;
+  const asked = failure.type === 'status' ? serverWait(failure.status, failure.headers, now) : null;
   const retryAfter = asked === null ? null : Math.min(asked, policy.maxRetryAfter);
   const paced = asked !== null && asked >= PACED_FROM;
   const failures = paced && !policy.countPaced ? failuresBefore : failuresBefore + 1;

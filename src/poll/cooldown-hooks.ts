@@ -1,5 +1,5 @@
 import { originCooldown } from '../cooldown/origin-cooldown.js';
-import { parseRetryAfter } from '../http/parse-retry-after.js';
+import { serverWait } from '../http/server-wait.js';
 import type { LoopContext, LoopHooks } from './feature.js';
 
 /** The origin cooldown as one loop's hooks: hold while the origin (or route) cools, and announce the cooldowns its answers set. */
@@ -13,7 +13,7 @@ export function cooldownHooks({ request, settings }: LoopContext): LoopHooks {
       return delay > 0 ? { event: { type: 'cooldown', delay, at: env.now() + delay, origin }, ms: delay } : undefined;
     },
     answer({ status, headers, at }) {
-      if (status === 429 || status === 503) cooldown.note(status, parseRetryAfter(headers.get('retry-after'), { now: at, max: maxRetryAfter }), at);
+      if (status === 429 || status === 503) cooldown.note(status, Math.min(serverWait(status, headers, at) ?? 0, maxRetryAfter), at);
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Backoff } from '../backoff/types.js';
 import type { Environment } from '../env/environment.js';
 import type { Wake } from '../env/wait.js';
 import type { RequestFactory } from '../http/request.js';
-import type { HeaderReader } from '../policy/retry-decision.js';
+import type { HeaderReader } from '../http/parse-retry-after.js';
 import type { PollEvent } from './poll-events.js';
 
 /** What a loop runs with: {@link PollOptions} without the caller's own callbacks, signal and deadline, every default filled in. */
@@ -62,8 +62,13 @@ export interface LoopHooks {
   pace?(wait: number, answer: PollAnswer): number;
   /** The loop starts a wait (interval, retry or hold): its next request is due at `at`, epoch ms. */
   waiting?(at: number): void;
-  /** Ends interval waits early (the page becomes visible); with `network`, also waits after a network failure. */
-  wake?: Wake<string> & { network?: boolean };
+  /**
+   * Ends interval waits early (the page becomes visible); with `network`,
+   * also the wait after a network failure (the network came back); with
+   * `every`, every wait, a Retry-After's and a cooldown's included (a "try
+   * now" button: the user asked).
+   */
+  wake?: Wake<string> & { network?: boolean; every?: boolean };
 }
 
 /** What a feature knows of the loop it joins. */

@@ -32,7 +32,7 @@ export type PollEvent =
   | { type: 'resume' }
   /** Another request to `origin` drew a 429/503 with Retry-After: this one waits until then (plus a spread). */
   | { type: 'cooldown'; delay: number; at: number; origin: string }
-  /** An interval wait ended early: the page became visible, the network came back, or the window got the focus. */
-  | { type: 'wake'; reason: 'visible' | 'online' | 'focus' }
+  /** A wait ended early: the page became visible, the network came back, the window got the focus, or a "try now" (`now`). */
+  | { type: 'wake'; reason: 'visible' | 'online' | 'focus' | 'now' }
   /** A sharing feature: this caller now polls for all (`leader`) or receives another's updates (`follower`). */
   | { type: 'share'; role: 'leader' | 'follower' };

@@ -43,7 +43,8 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
   const emit = (event: Parameters<typeof sink.event>[0]): void => sink.event(event);
   const hooks = attachAll(call as PollCall<unknown>);
   const wakes = hooks.flatMap((h) => (h.wake ? [h.wake] : []));
-  const networkWakes = wakes.filter((w) => w.network);
+  const everyWakes = wakes.filter((w) => w.every);
+  const networkWakes = wakes.filter((w) => w.network || w.every);
   // A deadline needs a signal of the loop's own to abort; a caller's signal alone is used as is.
   const own = timeout === undefined ? undefined : link(call.signal);
   const signal = own ? own.controller.signal : call.signal;
@@ -55,7 +56,7 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
     if (env.now() + ms > deadline) throw pastDeadline(ms);
     for (const h of hooks) h.waiting?.(env.now() + ms);
     const woke = await wait(env, ms, signal, wakeBy);
-    if (woke) emit({ type: 'wake', reason: woke as 'visible' });
+    if (woke) emit({ type: 'wake', reason: woke as 'now' });
   };
   const pastDeadline = (ms: number): DOMException =>
     timeoutError(`Polling would wait past its deadline (a ${Math.round(ms)} ms wait, ${Math.max(0, Math.round(deadline - env.now()))} ms left)`, lastFailure);
@@ -69,7 +70,7 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
       }
       emit(hold.event);
       paused ||= hold.ms === Infinity;
-      await (hold.ms === Infinity ? wait(env, Infinity, signal, [hold.wake!]) : pause(hold.ms));
+      await (hold.ms === Infinity ? wait(env, Infinity, signal, [hold.wake!]) : pause(hold.ms, everyWakes));
       i = 0;
     }
     if (paused) emit({ type: 'resume' });
@@ -113,7 +114,7 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
       failures = decision.failures;
       const { delay } = decision;
       emit({ type: 'retry', attempt, failures, delay, at: env.now() + delay, reason: decision.reason, ...(decision.status === undefined ? {} : { status: decision.status }), retryAfter: decision.retryAfter });
-      await pause(delay, decision.reason === 'network' ? networkWakes : []);
+      await pause(delay, decision.reason === 'network' ? networkWakes : everyWakes);
     }
   } finally {
     stopDeadline();

@@ -1,6 +1,7 @@
 import type { Backoff } from '../backoff/types.js';
 import { resolveClock, type Clock } from '../env/clock.js';
 import { boolean, checkOptions, count, duration, func, object, positiveDuration, refuse, signal, type Check } from '../options/check.js';
+import type { Wake } from '../env/wait.js';
 import type { RetryBudget } from './retry-budget.js';
 import type { FetchRetryOptions, RetryInfo, RetryOptions } from './retry-options.js';
 
@@ -27,6 +28,7 @@ export interface NormalizedRetryOptions {
   timeout: number | undefined;
   attemptTimeout: number | undefined;
   budget: RetryBudget | undefined;
+  wake: Wake | undefined;
   cooldown: boolean;
   maxRetryAfter: number;
   env: Clock;
@@ -46,6 +48,8 @@ const budget: Check = [
   'a RetryBudget (see createRetryBudget)',
 ];
 
+const wake: Check = [(v) => typeof (v as Wake | null)?.subscribe === 'function' && typeof (v as Wake).ready === 'function', 'a Wake ({ reason, subscribe, ready })'];
+
 const RETRY_SPEC = {
   retries: count,
   backoff: func,
@@ -55,6 +59,7 @@ const RETRY_SPEC = {
   timeout: positiveDuration,
   attemptTimeout: positiveDuration,
   budget,
+  wake,
   cooldown: boolean,
   maxRetryAfter: duration,
   env: object,
@@ -76,6 +81,7 @@ function fill(given: RetryOptions): NormalizedRetryOptions {
     timeout: given.timeout,
     attemptTimeout: given.attemptTimeout,
     budget: given.budget,
+    wake: given.wake,
     cooldown: given.cooldown ?? true,
     maxRetryAfter: given.maxRetryAfter ?? RETRY_DEFAULTS.maxRetryAfter,
     env: resolveClock(given.env),

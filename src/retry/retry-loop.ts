@@ -65,6 +65,7 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
     deadline,
   };
   const shouldRetry = o.shouldRetry ?? spec.shouldRetry ?? isRetryableError;
+  const wakes = o.wake ? [o.wake] : [];
   const aborted = o.signals.find((s) => s.aborted);
   if (aborted) throw aborted.reason;
   // AbortSignals are costly in Node (making one and collecting it cost more than the rest of a call), so
@@ -90,7 +91,7 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
     const gate = spec.gate?.() ?? 0;
     if (gate > 0) {
       if (env.now() + gate > deadline) throw pastDeadline();
-      await wait(env, gate, signal);
+      await wait(env, gate, signal, wakes);
     }
     const child = o.attemptTimeout === undefined ? undefined : link(signal);
     attemptSignal = child ? child.controller.signal : signal;
@@ -154,7 +155,7 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
       if ('value' in result) spec.discard?.(result.value);
       failures = decision.failures;
       o.onRetry?.({ error: failed.error, attempt, delay: decision.delay });
-      await wait(env, decision.delay, signal);
+      await wait(env, decision.delay, signal, wakes);
     }
   } finally {
     if (!kept) release();

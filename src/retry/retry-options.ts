@@ -1,5 +1,6 @@
 import type { Backoff } from '../backoff/types.js';
 import type { Clock } from '../env/clock.js';
+import type { Wake } from '../env/wait.js';
 import type { RetryBudget } from './retry-budget.js';
 
 /** What `retry` hands to each attempt. */
@@ -82,6 +83,13 @@ export interface RetryOptions {
    * @default 300000
    */
   maxRetryAfter?: number;
+  /**
+   * Ends the wait before the next attempt early when it is ready (a "try
+   * now" button), the cooldown's included: the next attempt goes out at
+   * once, with the retries, backoff position and deadline it had.
+   * @default none
+   */
+  wake?: Wake;
   /**
    * Clock, timers and randomness. Defaults to the real ones; tests and the
    * simulator inject virtual ones.

@@ -26,7 +26,7 @@ describe('types of the cooperating pollers', () => {
 
   it('the new events, and the old ones unchanged', () => {
     expectTypeOf<Extract<PollEvent, { type: 'cooldown' }>>().toEqualTypeOf<{ type: 'cooldown'; delay: number; at: number; origin: string }>();
-    expectTypeOf<Extract<PollEvent, { type: 'wake' }>>().toEqualTypeOf<{ type: 'wake'; reason: 'visible' | 'online' | 'focus' }>();
+    expectTypeOf<Extract<PollEvent, { type: 'wake' }>>().toEqualTypeOf<{ type: 'wake'; reason: 'visible' | 'online' | 'focus' | 'now' }>();
     expectTypeOf<Extract<PollEvent, { type: 'share' }>>().toEqualTypeOf<{ type: 'share'; role: 'leader' | 'follower' }>();
     expectTypeOf<Extract<PollEvent, { type: 'pause' }>['reason']>().toEqualTypeOf<'hidden' | 'offline' | 'blurred'>();
     expectTypeOf<Extract<PollEvent, { type: 'wait' }>>().toEqualTypeOf<{ type: 'wait'; delay: number; at: number }>();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { poll, type LoopHooks, type PollAnswer, type PollEvent, type PollFeature } from '../../src/index.js';
+import { fetchWithRetry, poll, type LoopHooks, type PollAnswer, type PollEvent, type PollFeature } from '../../src/index.js';
 import { recordingEnv } from '../helpers/env.js';
 import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 
@@ -116,5 +116,64 @@ describe('moved options are refused with a TypeError that names what to import',
     expect(error).toBeInstanceOf(TypeError);
     expect((error as TypeError).message).toBe(message);
     expect(sent).toEqual([]);
+  });
+});
+
+describe('a wake that ends every wait: "try now"', () => {
+  /** A wake the test fires by hand. */
+  const tryNow = (options: { network?: boolean; every?: boolean }) => {
+    const listeners = new Set<() => void>();
+    let pressed = false;
+    return {
+      press: () => ((pressed = true), [...listeners].forEach((l) => l())),
+      listeners: () => listeners.size,
+      feature: {
+        attach: (): LoopHooks => ({
+          wake: { reason: 'now', ready: () => pressed && !(pressed = false), subscribe: (l) => (listeners.add(l), () => void listeners.delete(l)), ...options },
+        }),
+      } satisfies PollFeature,
+    };
+  };
+
+  it('every: a Retry-After wait is cut short when asked, the request goes out at once', async () => {
+    server = await startServer(scripted([json(503, {}, { 'retry-after': '600' }), json(200, { status: 'done' })]));
+    const button = tryNow({ every: true });
+    const events: PollEvent[] = [];
+    const running = poll<Job>(server.url, { isDone, use: [button.feature], onEvent: (e) => events.push(e) });
+    while (!events.some((e) => e.type === 'retry')) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(button.listeners()).toBe(1);
+    button.press();
+    expect((await running).status).toBe('done');
+    expect(events.filter((e) => e.type === 'wake')).toEqual([{ type: 'wake', reason: 'now' }]);
+    expect(server.requests).toHaveLength(2);
+    expect(button.listeners()).toBe(0);
+  });
+
+  it('without every, a wake ends only interval waits: a Retry-After wait is kept', async () => {
+    server = await startServer(scripted([json(503, {}, { 'retry-after': '1' }), json(200, { status: 'done' })]));
+    const button = tryNow({});
+    const events: PollEvent[] = [];
+    const started = Date.now();
+    const running = poll<Job>(server.url, { isDone, use: [button.feature], onEvent: (e) => events.push(e) });
+    while (!events.some((e) => e.type === 'retry')) await new Promise((resolve) => setTimeout(resolve, 5));
+    button.press();
+    await running;
+    expect(events.some((e) => e.type === 'wake')).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('retry and fetchWithRetry take a wake that ends the wait between attempts', async () => {
+    server = await startServer(scripted([json(503, {}, { 'retry-after': '600' }), json(200, { ok: true })]));
+    const listeners = new Set<() => void>();
+    let pressed = false;
+    const wake = { reason: 'now', ready: () => pressed, subscribe: (l: () => void) => (listeners.add(l), () => void listeners.delete(l)) };
+    let retried = false;
+    const response = fetchWithRetry(server.url, { retry: { wake, onRetry: () => void (retried = true) } });
+    while (!retried) await new Promise((resolve) => setTimeout(resolve, 5));
+    pressed = true;
+    for (const l of [...listeners]) l();
+    expect((await response).status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+    expect(listeners.size).toBe(0);
   });
 });

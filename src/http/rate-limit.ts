@@ -1,0 +1,53 @@
+import type { HeaderReader } from './parse-retry-after.js';
+
+/** What a server's rate-limit headers say: requests left in the window, and ms until it resets. */
+export interface RateLimit {
+  /** Requests left in the current window; `null` when no dialect says. */
+  remaining: number | null;
+  /** ms until the window resets (0 when it has); `null` when no dialect says. */
+  reset: number | null;
+}
+
+/** Epoch seconds past this (2001-09-09) are a point in time; anything below, seconds to go. */
+const EPOCH_FROM = 1e9;
+
+/** A non-negative decimal number of seconds, or null (so `-1`, `1e3`, `0x10` and garbage are ignored). */
+const seconds = (text: string | null | undefined): number | null => (text && /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text) : null);
+
+/** A non-negative integer, or null. */
+const count = (text: string | null | undefined): number | null => (text && /^\d+$/.test(text.trim()) ? Number(text) : null);
+
+/** The value of `key` among `;`/`,`-separated `key=value` parameters (draft-7's dictionary, draft-8's item parameters). */
+const param = (field: string, key: string): string | undefined => new RegExp(`(?:^|[;,])\\s*${key}=([^;,\\s]+)`).exec(field)?.[1];
+
+/**
+ * Reads the rate-limit headers of every dialect pollite's users meet, as a
+ * pure function; a malformed value is ignored (`null`), never a throw:
+ *
+ * - IETF draft-6: `RateLimit-Remaining: 0`, `RateLimit-Reset: 5` (seconds);
+ * - IETF draft-7: `RateLimit: limit=10, remaining=0, reset=5`;
+ * - IETF draft-8 and later: `RateLimit: "10-in-5sec"; r=0; t=5` (with
+ *   `RateLimit-Policy` alongside, which says nothing about now);
+ * - `X-RateLimit-Remaining` and `X-RateLimit-Reset` as epoch seconds
+ *   (GitHub, express-rate-limit's legacy headers, koa-ratelimit's
+ *   fractional ones) or as seconds to go (@fastify/rate-limit): a value
+ *   past 10^9 is a point in time, measured against `now`.
+ *
+ * The standard headers win over the `X-` ones. `reset` is capped at `max`.
+ *
+ * @example
+ * parseRateLimit(new Headers({ ratelimit: 'limit=10, remaining=0, reset=5' }), Date.now()); // { remaining: 0, reset: 5000 }
+ */
+export function parseRateLimit(headers: HeaderReader, now: number, max = 300_000): RateLimit {
+  const field = headers.get('ratelimit') ?? '';
+  const remaining = count(param(field, 'r') ?? param(field, 'remaining') ?? headers.get('ratelimit-remaining') ?? headers.get('x-ratelimit-remaining'));
+  let reset = seconds(param(field, 't') ?? param(field, 'reset') ?? headers.get('ratelimit-reset'));
+  let at: number | null = null;
+  if (reset === null) {
+    const legacy = seconds(headers.get('x-ratelimit-reset'));
+    if (legacy !== null && legacy > EPOCH_FROM) at = legacy * 1000;
+    else reset = legacy;
+  }
+  const ms = at !== null ? Math.max(0, at - now) : reset === null ? null : reset * 1000;
+  return { remaining, reset: ms === null ? null : Math.min(ms, max) };
+}

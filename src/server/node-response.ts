@@ -1,0 +1,42 @@
+import type { NodeResponseLike } from './node-handler-options.js';
+
+/**
+ * Writes `response` to `res`, streaming its body with back-pressure. When
+ * `signal` aborts (the client went away) it stops: the body's stream is
+ * cancelled, so its producer stops too, and the wait for a `drain` that
+ * will never come ends. `close` adds `Connection: close`.
+ */
+export async function send(response: Response, res: NodeResponseLike, isHead: boolean, signal: AbortSignal, close: boolean): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  if (close) headers.connection = 'close';
+  // An empty statusText lets Node send the standard reason phrase.
+  if (response.statusText) res.writeHead(response.status, response.statusText, headers);
+  else res.writeHead(response.status, headers);
+  const body = isHead ? null : response.body;
+  if (body === null) {
+    await response.body?.cancel();
+    return void res.end();
+  }
+  const reader = body.getReader();
+  let wake = (): void => undefined;
+  const stop = (): void => {
+    reader.cancel(signal.reason).catch(() => undefined);
+    wake();
+  };
+  signal.addEventListener('abort', stop);
+  try {
+    if (signal.aborted) stop();
+    for (let next = await reader.read(); !next.done && !signal.aborted; next = await reader.read()) {
+      // Back-pressure: wait for the socket to drain, or for the client to leave.
+      if (!res.write(next.value)) await new Promise<void>((resolve) => res.once('drain', (wake = resolve)));
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+  res.end();
+}

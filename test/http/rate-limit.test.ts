@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseRateLimit, retryDecision, serverWait, type RetryPolicy } from '../../src/index.js';
+import { FC_RUNS } from '../property/runs.js';
+
+const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
+const h = (fields: Record<string, string>): Headers => new Headers(fields);
+
+describe('parseRateLimit: every dialect the limiters speak', () => {
+  it.each([
+    ['IETF draft-6', { 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '5' }, { remaining: 0, reset: 5000 }],
+    ['IETF draft-7', { ratelimit: 'limit=10, remaining=0, reset=5' }, { remaining: 0, reset: 5000 }],
+    ['IETF draft-8', { ratelimit: '"10-in-5sec"; r=0; t=5', 'ratelimit-policy': '"10-in-5sec"; q=10; w=5' }, { remaining: 0, reset: 5000 }],
+    ['draft-8 with remaining', { ratelimit: 'default;r=7;t=30' }, { remaining: 7, reset: 30_000 }],
+    ['X-RateLimit-Reset as epoch seconds (GitHub, express-rate-limit legacy)', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 42) }, { remaining: 0, reset: 42_000 }],
+    ['X-RateLimit-Reset as seconds to go (@fastify/rate-limit)', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '7' }, { remaining: 0, reset: 7000 }],
+    ['X-RateLimit-Reset as fractional epoch seconds (koa-ratelimit)', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String((NOW + 350) / 1000) }, { remaining: 0, reset: 350 }],
+    ['a reset in the past', { 'x-ratelimit-reset': String(NOW / 1000 - 10) }, { remaining: null, reset: 0 }],
+    ['no headers', {}, { remaining: null, reset: null }],
+    ['the standard header wins over the X- one', { 'ratelimit-reset': '3', 'x-ratelimit-reset': '9' }, { remaining: null, reset: 3000 }],
+  ])('%s', (_label, fields, expected) => {
+    expect(parseRateLimit(h(fields), NOW)).toEqual(expected);
+  });
+
+  it('ignores malformed values and caps the reset', () => {
+    for (const bad of ['-1', '1e3', '0x10', 'soon', '', ' ', 'Infinity', 'NaN', '5s', '+5']) {
+      expect(parseRateLimit(h({ 'ratelimit-reset': bad, 'ratelimit-remaining': bad }), NOW), bad).toEqual({ remaining: null, reset: null });
+    }
+    expect(parseRateLimit(h({ 'ratelimit-reset': '99999999' }), NOW).reset).toBe(300_000);
+    expect(parseRateLimit(h({ 'ratelimit-reset': '99999999' }), NOW, 1000).reset).toBe(1000);
+  });
+
+  it('never throws and returns finite values in range for any header text (fuzzed, 1 MB included)', () => {
+    const text = fc.oneof(fc.string({ maxLength: 200 }), fc.stringMatching(/^[0-9.;,=rtlimaesingx "-]{0,80}$/));
+    fc.assert(
+      fc.property(text, text, text, (ratelimit, reset, remaining) => {
+        const parsed = parseRateLimit(h({ ratelimit: ratelimit.replace(/[\r\n\0]/g, ''), 'x-ratelimit-reset': reset.replace(/[\r\n\0]/g, ''), 'ratelimit-remaining': remaining.replace(/[\r\n\0]/g, '') }), NOW);
+        expect(parsed.reset === null || (Number.isFinite(parsed.reset) && parsed.reset >= 0 && parsed.reset <= 300_000)).toBe(true);
+        expect(parsed.remaining === null || (Number.isInteger(parsed.remaining) && parsed.remaining >= 0)).toBe(true);
+      }),
+      { numRuns: FC_RUNS },
+    );
+    const huge = `${'r=1;'.repeat(250_000)}t=5`;
+    const started = performance.now();
+    expect(parseRateLimit(h({ ratelimit: huge }), NOW)).toEqual({ remaining: 1, reset: 5000 });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('serverWait: what the server asked for, in one number', () => {
+  it('the longer of Retry-After and the announced reset, never undercutting a Retry-After', () => {
+    expect(serverWait(429, h({ 'retry-after': '2', 'ratelimit-reset': '5' }), NOW)).toBe(5000);
+    expect(serverWait(429, h({ 'retry-after': '9', 'ratelimit-reset': '5' }), NOW)).toBe(9000);
+    expect(serverWait(429, h({ 'x-ratelimit-reset': '4' }), NOW)).toBe(4000);
+  });
+
+  it('a reset counts on a 429, or when nothing is left; a 2xx with requests left is not asked to wait', () => {
+    expect(serverWait(200, h({ ratelimit: 'limit=10, remaining=0, reset=5' }), NOW)).toBe(5000);
+    expect(serverWait(200, h({ ratelimit: 'limit=10, remaining=3, reset=5' }), NOW)).toBeNull();
+    expect(serverWait(503, h({ 'ratelimit-reset': '5' }), NOW)).toBeNull();
+    expect(serverWait(503, h({ 'retry-after': '5' }), NOW)).toBe(5000);
+  });
+});
+
+describe('the retry decision hears a limiter that sends no Retry-After', () => {
+  const policy: RetryPolicy = { retries: 3, backoff: () => 100, maxRetryAfter: 300_000, interval: 0, countPaced: false, isRetryableStatus: () => true };
+  it('a 429 with only X-RateLimit-Reset waits for the reset (plus the spread), not counted', () => {
+    const failure = { type: 'status' as const, status: 429, headers: h({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 3) }) };
+    expect(retryDecision(failure, 0, policy, NOW, 0.5)).toEqual({ retry: true, delay: 3300, failures: 0, reason: 'status', status: 429, retryAfter: 3000 });
+  });
+  it('koa-ratelimit\'s Retry-After: 0 in a window\'s last second, with a precise reset 350 ms ahead: counted, at least a second', () => {
+    const failure = { type: 'status' as const, status: 429, headers: h({ 'retry-after': '0', 'x-ratelimit-reset': String((NOW + 350) / 1000) }) };
+    expect(retryDecision(failure, 0, policy, NOW, 0)).toMatchObject({ retry: true, delay: 1000, failures: 1, retryAfter: null });
+  });
+});
