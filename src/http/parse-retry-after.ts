@@ -1,3 +1,4 @@
+import { refuse } from '../options/check.js';
 import { parseHttpDate } from './http-date.js';
 
 /** Anything that reads a header by name: a `Headers`, or a response an error carries. */
@@ -28,14 +29,21 @@ export interface ParseRetryAfterOptions {
  * parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', { now: Date.parse('2015-10-21T07:27:00Z') }); // 60000
  */
 export function parseRetryAfter(value: string | null | undefined, options?: ParseRetryAfterOptions): number | null {
-  if (typeof value !== 'string') return null;
   const max = options?.max ?? 300_000;
-  // Bad options would turn any header into a NaN, negative or infinite wait.
-  if (!(max >= 0 && max < Infinity)) throw new TypeError('Expected `max` to be a finite number >= 0');
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Math.min(Number(text) * 1000, max);
   const now = options?.now ?? Date.now();
-  if (!Number.isFinite(now)) throw new TypeError('Expected `now` to be a finite number');
+  // Bad options would turn any header into a NaN, negative or infinite wait.
+  if (!(max >= 0 && max < Infinity)) refuse('max', 'a finite number >= 0');
+  if (!Number.isFinite(now)) refuse('now', 'a finite number');
+  const ms = retryAfterMs(value, now);
+  return ms === null ? null : Math.min(ms, max);
+}
+
+/** {@link parseRetryAfter} without options to check and uncapped: how the core reads the header. */
+export function retryAfterMs(value: string | null | undefined, now: number): number | null {
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  // Digits only, so `1e3`, `-0` and `0x10` are garbage; a 400-digit figure is Infinity, capped by the caller.
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
   const at = parseHttpDate(text, now);
-  return at === null ? null : Math.min(Math.max(0, at - now), max);
+  return at === null ? null : Math.max(0, at - now);
 }

@@ -1,4 +1,4 @@
-import { parseRetryAfter, type HeaderReader } from './parse-retry-after.js';
+import { retryAfterMs, type HeaderReader } from './parse-retry-after.js';
 import { parseRateLimit } from './rate-limit.js';
 
 /**
@@ -9,8 +9,8 @@ import { parseRateLimit } from './rate-limit.js';
  * Retry-After is never undercut by a shorter reset).
  */
 export function serverWait(status: number, headers: HeaderReader, now: number): number | null {
-  const retryAfter = parseRetryAfter(headers.get('retry-after'), { now, max: 2 ** 53 });
-  const { remaining, reset } = parseRateLimit(headers, now, 2 ** 53);
+  const retryAfter = retryAfterMs(headers.get('retry-after'), now);
+  const { remaining, reset } = parseRateLimit(headers, now, Infinity);
   const resetCounts = reset !== null && (status === 429 || remaining === 0);
   return resetCounts ? Math.max(retryAfter ?? 0, reset) : retryAfter;
 }

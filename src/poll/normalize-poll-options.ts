@@ -43,18 +43,19 @@ const SPEC = {
 /** Options that moved: refused by name, so nobody loses a behaviour silently. */
 const MOVED: Record<string, string> = {
   maxAttempts: '`retries` (the same number: failures in a row that are tried again)',
-  share: "`use: [share()]` or `use: [shareTabs()]` from 'pollite/cooperate'",
-  pauseWhenBlurred: "`use: [pauseWhenBlurred()]` from 'pollite/cooperate'",
+  share: '`use: [share()]` or `use: [shareTabs()]`',
+  pauseWhenBlurred: '`use: [pauseWhenBlurred()]`',
 };
+const COOPERATE = " from 'pollite/cooperate'";
 
 const isStream = (body: unknown): boolean => typeof (body as ReadableStream | null)?.getReader === 'function';
 
 /** Validates every option once, naming the first bad one in a `TypeError`. */
 export function normalizePollOptions<T>(options: PollOptions<T> | undefined): NormalizedPollOptions<T> {
-  for (const name in MOVED) if (options?.[name as keyof PollOptions] !== undefined) refuse(name, `given as ${MOVED[name]}`);
-  if (typeof options?.interval === 'object') refuse('interval', "a number: a range is `use: [paceByData({ min, max })]` from 'pollite/cooperate'");
+  for (const name in MOVED) if (options?.[name as keyof PollOptions] !== undefined) refuse(name, `given as ${MOVED[name]}${name === 'maxAttempts' ? '' : COOPERATE}`);
+  if (typeof options?.interval === 'object') refuse('interval', `a number: a range is \`use: [paceByData({ min, max })]\`${COOPERATE}`);
   const given = checkOptions(options, SPEC) as PollOptions<T>;
-  if (isStream(given.init?.body)) refuse('init.body', 'a body that can be sent again (a string, URLSearchParams, Blob...): a poll sends it many times, a ReadableStream once');
+  if (isStream(given.init?.body)) refuse('init.body', 'a body that can be sent again (a string, URLSearchParams, Blob...), not a ReadableStream: a poll sends it many times');
   const fetchImpl = given.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') refuse('fetch', 'a function: this runtime has none');
   const env = resolveEnvironment(given.env);

@@ -1,6 +1,5 @@
-import { startTimer } from '../env/timer.js';
+import { deadline } from '../env/deadline.js';
 import { wait, type Wake } from '../env/wait.js';
-import { link } from '../env/link.js';
 import { PollGaveUpError } from '../errors/poll-gave-up-error.js';
 import { timeoutError } from '../errors/timeout-error.js';
 import { discardBody } from '../http/body.js';
@@ -12,7 +11,6 @@ import type { LoopHooks, PollAnswer, PollCall } from './feature.js';
 import { pauseHooks } from './pauses.js';
 import { sendRequest } from './send-request.js';
 
-const noop = (): void => undefined;
 const noHeaders = new Headers();
 
 /** The built-in pauses and the cooldown, then every feature that joins. */
@@ -45,21 +43,18 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
   const wakes = hooks.flatMap((h) => (h.wake ? [h.wake] : []));
   const everyWakes = wakes.filter((w) => w.every);
   const networkWakes = wakes.filter((w) => w.network || w.every);
-  // A deadline needs a signal of the loop's own to abort; a caller's signal alone is used as is.
-  const own = timeout === undefined ? undefined : link(call.signal);
-  const signal = own ? own.controller.signal : call.signal;
   let lastFailure: unknown;
-  const stopDeadline = timeout === undefined ? noop : startTimer(env, timeout, () => own!.controller.abort(timeoutError(`Polling timed out after ${timeout} ms`, lastFailure)));
-  const deadline = timeout === undefined ? Infinity : env.now() + timeout;
+  const bound = deadline(env, timeout, () => timeoutError(`Polling timed out after ${timeout} ms`, lastFailure), call.signal);
+  const { signal, at: end } = bound;
 
   const pause = async (ms: number, wakeBy: ReadonlyArray<Wake<string>> = []): Promise<void> => {
-    if (env.now() + ms > deadline) throw pastDeadline(ms);
+    if (env.now() + ms > end) throw pastDeadline(ms);
     for (const h of hooks) h.waiting?.(env.now() + ms);
     const woke = await wait(env, ms, signal, wakeBy);
     if (woke) emit({ type: 'wake', reason: woke as 'now' });
   };
   const pastDeadline = (ms: number): DOMException =>
-    timeoutError(`Polling would wait past its deadline (a ${Math.round(ms)} ms wait, ${Math.max(0, Math.round(deadline - env.now()))} ms left)`, lastFailure);
+    timeoutError(`Polling would wait past its deadline (a ${Math.round(ms)} ms wait, ${Math.max(0, Math.round(end - env.now()))} ms left)`, lastFailure);
   const holdWhileAsked = async (): Promise<void> => {
     let paused = false;
     for (let i = 0; i < hooks.length; ) {
@@ -103,7 +98,7 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
         continue;
       }
       lastFailure = result.error;
-      const policy = { retries: s.retries, backoff: s.backoff, maxRetryAfter: s.maxRetryAfter, interval: s.interval, countPaced: false, isRetryableStatus, deadline };
+      const policy = { retries: s.retries, backoff: s.backoff, maxRetryAfter: s.maxRetryAfter, interval: s.interval, countPaced: false, isRetryableStatus, deadline: end };
       const decision = retryDecision(result.failure, failures, policy, env.now(), env.random());
       if (!decision.retry) {
         if (decision.reason === 'deadline') throw pastDeadline(decision.delay!);
@@ -117,7 +112,6 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
       await pause(delay, decision.reason === 'network' ? networkWakes : everyWakes);
     }
   } finally {
-    stopDeadline();
-    own?.release();
+    bound.stop();
   }
 }

@@ -1,6 +1,5 @@
-import { link } from '../env/link.js';
+import { deadline } from '../env/deadline.js';
 import { abortable } from '../env/settle.js';
-import { startTimer } from '../env/timer.js';
 import { HttpError } from '../errors/http-error.js';
 import { ParseError } from '../errors/parse-error.js';
 import { timeoutError } from '../errors/timeout-error.js';
@@ -36,20 +35,12 @@ export async function sendRequest(
   signal: AbortSignal | undefined,
   onResponse: (response: Response) => void,
 ): Promise<RequestResult> {
-  // Without a signal or a request timeout nothing can abort this request: no controller, listener
-  // or race, which cost more CPU than the rest of the loop (undici also leaks listeners onto reused signals).
-  const own = signal || s.requestTimeout ? link(signal) : undefined;
-  const attemptSignal = own?.controller.signal;
-  let timedOut = false;
-  const stopTimer = s.requestTimeout
-    ? startTimer(s.env, s.requestTimeout, () => {
-        timedOut = true;
-        own!.controller.abort(timeoutError(`Request timed out after ${s.requestTimeout} ms`));
-      })
-    : undefined;
+  // A fresh signal per request (undici leaks listeners onto reused ones), and none when nothing can abort.
+  const own = deadline(s.env, s.requestTimeout, () => timeoutError(`Request timed out after ${s.requestTimeout} ms`), signal);
+  const attemptSignal = own.signal;
   const fail = (error: unknown): RequestResult => {
     if (signal?.aborted) throw signal.reason;
-    const failure = failureOf(error, timedOut);
+    const failure = failureOf(error, own.passed());
     if (!failure) throw error;
     return { failure, error };
   };
@@ -74,14 +65,13 @@ export async function sendRequest(
         return { response, data: await abortable(s.parse(response), attemptSignal) };
       } catch (error) {
         // The connection broke while the body was read: a network failure like any other, not a bad body.
-        if (signal?.aborted || timedOut || isRetryableError(error)) return fail(error);
+        if (signal?.aborted || own.passed() || isRetryableError(error)) return fail(error);
         throw new ParseError(response, request.url, error);
       }
     }
     if (isRetryableStatus(status)) return { failure: { type: 'status', status, headers: response.headers }, error: new HttpError(response, request.url), response };
     throw new HttpError(response, request.url);
   } finally {
-    stopTimer?.();
-    own?.release();
+    own.stop();
   }
 }

@@ -1,7 +1,6 @@
 import { expo } from '../backoff/ceiling.js';
-import { link } from '../env/link.js';
+import { deadline } from '../env/deadline.js';
 import { abortable } from '../env/settle.js';
-import { startTimer } from '../env/timer.js';
 import { wait } from '../env/wait.js';
 import { timeoutError } from '../errors/timeout-error.js';
 import { errorOutcome } from '../policy/error-outcome.js';
@@ -54,16 +53,6 @@ const noop = (): void => undefined;
  */
 export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetryOptions): Promise<T> {
   const { env } = o;
-  const deadline = o.timeout === undefined ? Infinity : env.now() + o.timeout;
-  const policy: RetryPolicy = {
-    retries: o.retries,
-    backoff: o.backoff ?? ((n) => env.random() * expo(500, 10_000, n)),
-    maxRetryAfter: o.maxRetryAfter,
-    interval: 0,
-    countPaced: true,
-    isRetryableStatus: spec.isRetryableStatus ?? (() => true),
-    deadline,
-  };
   const shouldRetry = o.shouldRetry ?? spec.shouldRetry ?? isRetryableError;
   const wakes = o.wake ? [o.wake] : [];
   const aborted = o.signals.find((s) => s.aborted);
@@ -71,10 +60,18 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
   // AbortSignals are costly in Node (making one and collecting it cost more than the rest of a call), so
   // the loop has a signal only when something can abort it, and `fn` gets one only if it reads it.
   const canAbort = o.signals.length > 0 || o.timeout !== undefined || o.attemptTimeout !== undefined;
-  const loop = canAbort ? link(...o.signals) : undefined;
-  const signal = loop?.controller.signal;
   let lastError: unknown;
-  const stopDeadline = o.timeout === undefined ? noop : startTimer(env, o.timeout, () => loop!.controller.abort(timeoutError(`Retrying timed out after ${o.timeout} ms`, lastError)));
+  const loop = deadline(env, o.timeout, () => timeoutError(`Retrying timed out after ${o.timeout} ms`, lastError), ...o.signals);
+  const { signal } = loop;
+  const policy: RetryPolicy = {
+    retries: o.retries,
+    backoff: o.backoff ?? ((n) => env.random() * expo(500, 10_000, n)),
+    maxRetryAfter: o.maxRetryAfter,
+    interval: 0,
+    countPaced: true,
+    isRetryableStatus: spec.isRetryableStatus ?? (() => true),
+    deadline: loop.at,
+  };
   const pastDeadline = (): DOMException => timeoutError(`Retrying would wait past its ${o.timeout} ms deadline`, lastError);
   let idle: AbortController | undefined;
   let kept = false;
@@ -83,29 +80,19 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
   let attemptSignal: AbortSignal | undefined;
   const release = (): void => {
     stopAttempt();
-    stopDeadline();
-    loop?.release();
+    loop.stop();
   };
 
   const runAttempt = async (attempt: number): Promise<AttemptResult<T>> => {
     const gate = spec.gate?.() ?? 0;
     if (gate > 0) {
-      if (env.now() + gate > deadline) throw pastDeadline();
+      if (env.now() + gate > loop.at) throw pastDeadline();
       await wait(env, gate, signal, wakes);
     }
-    const child = o.attemptTimeout === undefined ? undefined : link(signal);
-    attemptSignal = child ? child.controller.signal : signal;
-    let timedOut = false;
-    const stopTimer = child
-      ? startTimer(env, o.attemptTimeout!, () => {
-          timedOut = true;
-          child.controller.abort(timeoutError(`Attempt timed out after ${o.attemptTimeout} ms`));
-        })
-      : noop;
-    stopAttempt = (): void => {
-      stopTimer();
-      child?.release();
-    };
+    // Without an attemptTimeout the loop's signal serves every attempt.
+    const child = o.attemptTimeout === undefined ? undefined : deadline(env, o.attemptTimeout, () => timeoutError(`Attempt timed out after ${o.attemptTimeout} ms`), signal);
+    attemptSignal = child ? child.signal : signal;
+    stopAttempt = child ? child.stop : noop;
     // Nothing can abort this call: a signal that never aborts, made only if `fn` asks.
     const ctx: RetryContext = attemptSignal ? { attempt, signal: attemptSignal! } : { attempt, get signal() { return (idle ??= new AbortController()).signal; } };
     try {
@@ -115,6 +102,7 @@ export async function runRetryLoop<T>(spec: RetryLoopSpec<T>, o: NormalizedRetry
     } catch (error) {
       stopAttempt();
       if (signal?.aborted) throw signal.reason;
+      const timedOut = child?.passed() === true;
       const reported = timedOut ? attemptSignal!.reason : error;
       return { error: reported, failed: { error: reported, failure: errorOutcome(reported, timedOut), attemptTimedOut: timedOut } };
     }

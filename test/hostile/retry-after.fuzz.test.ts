@@ -135,6 +135,7 @@ describe('parseRetryAfter under hostile input', () => {
     for (const now of [NaN, Infinity, -Infinity]) {
       expect(() => parseRetryAfter('Thu, 01 Jan 2026 12:00:30 GMT', { now }), `now ${now}`).toThrow(new TypeError('Expected `now` to be a finite number'));
     }
-    expect(parseRetryAfter(null, { max: NaN })).toBeNull();
+    // Bad options are refused whatever the header says, absent included: the mistake is the caller's either way.
+    expect(() => parseRetryAfter(null, { max: NaN })).toThrow(new TypeError('Expected `max` to be a finite number >= 0'));
   });
 });
