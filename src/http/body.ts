@@ -1,5 +1,3 @@
-import { ParseError } from '../errors/parse-error.js';
-
 /** Cancels a body nobody will read, so the connection can be reused. */
 export function discardBody(response: Response): void {
   try {
@@ -9,27 +7,48 @@ export function discardBody(response: Response): void {
   }
 }
 
-/** The default parser: JSON, with 204, 205 and an empty body (a HEAD request's) read as `undefined`. */
+/** The most a default parser reads of a body: a peer controls its size, so the buffer is bounded. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The body as text, at most `limit` bytes: a larger one is cancelled and a
+ * `RangeError` thrown, so an endless or oversized body cannot grow the heap.
+ * A Content-Length within the limit is read in one go (fetch holds the body
+ * to it); without one, the stream is counted as it arrives.
+ */
+export async function readText(response: Response, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared <= limit || !response.body) return response.text();
+  const reader = response.body.getReader();
+  const tooLarge = (): never => {
+    reader.cancel().catch(() => undefined);
+    throw new RangeError(`The body is larger than ${limit} bytes`);
+  };
+  if (declared > limit) tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if ((size += value.byteLength) > limit) tooLarge();
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * The default parser: JSON of at most 16 MiB (a larger body is a
+ * `ParseError`), with 204, 205 and an empty body (a HEAD request's) read as
+ * `undefined`.
+ */
 export async function parseJson(response: Response): Promise<unknown> {
   if (response.status === 204 || response.status === 205) {
     discardBody(response);
     return undefined;
   }
-  const text = await response.text();
+  const text = await readText(response);
   return text === '' ? undefined : (JSON.parse(text) as unknown);
-}
-
-/** Runs `parse`, turning its failure into a {@link ParseError} that names the response. */
-export async function parseWith<T>(
-  parse: (response: Response) => Promise<T>,
-  response: Response,
-  url: string,
-  signal: AbortSignal | undefined,
-): Promise<T> {
-  try {
-    return await parse(response);
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    throw new ParseError(response, url, error);
-  }
 }

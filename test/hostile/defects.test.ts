@@ -225,3 +225,32 @@ describe('#20 timeout: 0 is refused everywhere, naming the option, before anythi
     expect([server.requests.length, calls]).toEqual([0, 0]);
   });
 });
+
+describe('bounded buffers: the default parser reads at most 16 MiB of a body a peer controls', () => {
+  it('an endless chunked 2xx body is cut at the limit: a ParseError, not a heap that grows until the deadline', async () => {
+    server = await startServer(scripted([(res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x31);
+      const write = (): void => {
+        while (res.write(chunk));
+        res.once('drain', write);
+      };
+      write();
+      res.on('close', () => res.removeAllListeners('drain'));
+    }]));
+    const error = (await poll(server.url, { env: recordingEnv().env }).catch((e: unknown) => e)) as ParseError;
+    expect(error).toBeInstanceOf(ParseError);
+    expect(String((error.cause as Error).message)).toBe('The body is larger than 16777216 bytes');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a Content-Length above the limit is refused without reading the body', async () => {
+    server = await startServer(scripted([(res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(64 * 1024 * 1024) });
+      res.write('[');
+    }]));
+    const error = (await poll(server.url, { env: recordingEnv().env }).catch((e: unknown) => e)) as ParseError;
+    expect(error).toBeInstanceOf(ParseError);
+    expect(String((error.cause as Error).message)).toMatch(/larger than/);
+  });
+});
