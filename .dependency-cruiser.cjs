@@ -10,6 +10,7 @@ const LAYERS = [
   ['policy'], // the one pure retry decision and what feeds it: classification, spread
   ['cooldown'], // what the realm remembers of each origin
   ['poll', 'retry'], // the loops (siblings: neither knows the other)
+  ['operation', 'observe'], // above both loops: long-running operations (start, poll the monitor, fetch the result); the loops as UI state (one subscribable poll and fetch state, the countdown)
   ['index.ts'], // the public entry, `pollite`
   ['cooperate', 'testing'], // opt-in features and the virtual clock, each its own entry
 ];

@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+/** Type tests assert nothing at run time: they run under `npm run test:types` (vitest.types.config.ts), not here. */
+export const TYPE_TESTS = ['test/**/*types.test.ts', 'test/**/*types.test.tsx', 'test/**/*.test-d.ts', 'test/**/*.test-d.tsx'];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
-    exclude: ['test/browser/**', 'node_modules/**'],
+    exclude: ['test/browser/**', 'node_modules/**', ...TYPE_TESTS],
     testTimeout: 15_000,
     // Two cores on CI: keep the pool small so timing-sensitive integration tests stay calm.
     maxWorkers: 2,

@@ -1,45 +1,24 @@
 // The runtime matrix: runs test/runtimes/smoke.js against the BUILT package
 // (dist/) in Node, Bun, Deno, workerd (through miniflare) and Debian's
-// Chromium, all talking to one loopback server started here. Runtimes that
-// are not installed are skipped and named; under CI the four that npm
-// installs must run (RUNTIMES_REQUIRE_ALL=0 relaxes that, =1 enforces it
-// locally); Chromium comes from apt and is skipped, loudly, if absent.
+// Chromium, all talking to one loopback server started here. Every runtime is
+// found through scripts/find-tools.mjs. Under CI every runtime must run and
+// every case must pass: a missing runtime fails the run before anything
+// starts, and a case that says SKIP is a failure (no variable relaxes that;
+// POLLITE_REQUIRE_TOOLS=1 applies the same rule locally). Elsewhere missing
+// runtimes and skipped cases are named loudly.
 //
 //   node scripts/test-runtimes.mjs [node bun deno workerd chromium]
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMatrixServer } from '../test/runtimes/server.mjs';
+import { judgeReport } from '../test/runtimes/verdict.mjs';
+import { findTool, ignoredRelaxations, toolsRequired } from './find-tools.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const modules = join(root, 'node_modules');
 const entryCli = join(root, 'test/runtimes/entry-cli.mjs');
 const RUN_TIMEOUT = 90_000;
-const requireAll = process.env.RUNTIMES_REQUIRE_ALL ? process.env.RUNTIMES_REQUIRE_ALL === '1' : process.env.CI === 'true';
-
-/** The first candidate binary that exists and answers `--version`. */
-function findBinary(candidates) {
-  for (const path of candidates) {
-    if (!existsSync(path) || statSync(path).size < 1024 * 1024) continue; // skip npm's placeholder scripts
-    const probe = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 20_000 });
-    if (probe.status === 0) return { path, version: probe.stdout.trim().split('\n')[0] };
-  }
-  return undefined;
-}
-
-// The npm packages ship their binaries in platform packages; their
-// postinstall moves them into place. Look in both places, so the matrix runs
-// whether or not install scripts ran.
-const bunBinary = () =>
-  findBinary([
-    join(modules, 'bun/bin/bun.exe'),
-    join(modules, '@oven/bun-linux-x64/bin/bun'),
-    join(modules, '@oven/bun-linux-x64-baseline/bin/bun'),
-    join(modules, '@oven/bun-linux-aarch64/bin/bun'),
-  ]);
-const denoBinary = () =>
-  findBinary([join(modules, 'deno/deno'), join(modules, '@deno/linux-x64-glibc/deno'), join(modules, '@deno/linux-arm64-glibc/deno')]);
+const strict = toolsRequired();
 
 /** Runs entry-cli.mjs in a child process and parses its SMOKE-RESULT line. */
 function runCli(runtime, command, args, server) {
@@ -81,27 +60,18 @@ const RUNNERS = {
   async node(server) {
     return { version: process.version, run: () => runCli('node', process.execPath, [], server) };
   },
-  async bun(server) {
-    const bin = bunBinary();
-    if (!bin) return { skip: 'no Bun binary in node_modules (npm install bun)' };
+  async bun(server, bin) {
     return { version: `bun ${bin.version}`, run: () => runCli('bun', bin.path, ['run'], server) };
   },
-  async deno(server) {
-    const bin = denoBinary();
-    if (!bin) return { skip: 'no Deno binary in node_modules (npm install deno)' };
+  async deno(server, bin) {
     // Only loopback, nothing else: no prompts, no reading the project's npm config.
     const args = ['run', '--allow-net=127.0.0.1', '--no-prompt', '--no-config', '--no-npm', '--no-lock'];
     return { version: bin.version, run: () => runCli('deno', bin.path, args, server) };
   },
-  async workerd(server) {
-    let Miniflare;
-    try {
-      ({ Miniflare } = await import('miniflare'));
-    } catch {
-      return { skip: 'miniflare is not installed' };
-    }
+  async workerd(server, bin) {
+    const { Miniflare } = await import('miniflare');
     return {
-      version: 'workerd via miniflare 3',
+      version: `${bin.version} via miniflare 3`,
       run: async () => {
         // Miniflare 3's workers reach 127.0.0.1 directly: their outbound
         // fetch goes through workerd's network with private addresses allowed.
@@ -121,12 +91,11 @@ const RUNNERS = {
       },
     };
   },
-  async chromium(server) {
-    const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-    if (!existsSync(path)) return { skip: `no Chromium at ${path} (apt-get install chromium)` };
+  async chromium(server, bin) {
+    const path = bin.path;
     const { chromium } = await import('playwright-core');
     return {
-      version: 'Debian Chromium',
+      version: bin.version,
       run: async () => {
         const browser = await chromium.launch({ executablePath: path, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic'] });
         try {
@@ -146,6 +115,24 @@ const RUNNERS = {
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(RUNNERS);
+for (const name of wanted) if (!RUNNERS[name]) throw new Error(`unknown runtime ${name}; known: ${Object.keys(RUNNERS).join(', ')}`);
+for (const key of ignoredRelaxations()) console.log(`${key}=${process.env[key]} is ignored under CI: every runtime must run.`);
+
+// Every runtime but Node is an external tool: find them all before anything starts.
+const binaries = {};
+const missing = [];
+for (const name of wanted) {
+  if (name === 'node') continue;
+  const lookup = findTool(name);
+  if (lookup.found) binaries[name] = lookup;
+  else missing.push(lookup);
+}
+if (missing.length && strict) {
+  for (const lookup of missing) console.error(`runtime ${lookup.name} is missing: ${lookup.reason}`);
+  console.error(`runtime matrix: FAILED before it started: under CI every runtime runs (${missing.map((l) => l.name).join(', ')} missing).`);
+  process.exit(1);
+}
+
 const browserBundle = await bundle('test/runtimes/entry-browser.js');
 const server = await startMatrixServer({
   '/__smoke/index.html': { type: 'text/html', body: '<!doctype html><title>pollite smoke</title><script type="module" src="/__smoke/smoke.js"></script>' },
@@ -153,16 +140,16 @@ const server = await startMatrixServer({
 });
 
 const summary = { passed: [], failed: [], skipped: [] };
+const skippedCases = [];
 try {
   for (const name of wanted) {
-    const runner = RUNNERS[name];
-    if (!runner) throw new Error(`unknown runtime ${name}; known: ${Object.keys(RUNNERS).join(', ')}`);
-    const prepared = await runner(server);
-    if (prepared.skip) {
-      console.log(`\n${name}: SKIPPED (${prepared.skip})`);
+    const absent = missing.find((lookup) => lookup.name === name);
+    if (absent) {
+      console.log(`\n*** ${name}: SKIPPED (${absent.reason}) ***`);
       summary.skipped.push(name);
       continue;
     }
+    const prepared = await RUNNERS[name](server, binaries[name]);
     const started = Date.now();
     let report;
     try {
@@ -171,16 +158,10 @@ try {
       report = { runtime: name, crashed: String(error?.stack ?? error) };
     }
     console.log(`\n${name} (${prepared.version}), ${Date.now() - started} ms`);
-    if (report.crashed) {
-      console.log(`  CRASHED: ${report.crashed}`);
-      summary.failed.push(name);
-      continue;
-    }
-    for (const result of report.results) {
-      const skipped = result.ok && result.detail.startsWith('SKIP');
-      console.log(`  ${result.ok ? (skipped ? '-' : '✓') : '✗'} ${result.name}${result.detail ? `: ${result.detail}` : ''}`);
-    }
-    (report.results.every((r) => r.ok) ? summary.passed : summary.failed).push(name);
+    const judged = judgeReport(report, { strict });
+    for (const line of judged.lines) console.log(line);
+    skippedCases.push(...judged.skippedCases.map((c) => `${name}: ${c}`));
+    (judged.passed ? summary.passed : summary.failed).push(name);
   }
 } finally {
   await server.close();
@@ -191,11 +172,5 @@ console.log(
     (summary.skipped.length ? ` (skipped: ${summary.skipped.join(', ')})` : '') +
     (summary.failed.length ? ` (failed: ${summary.failed.join(', ')})` : ''),
 );
-if (summary.failed.length) process.exit(1);
-// The npm-shipped runtimes can always be installed, so CI may not skip them. Chromium comes from apt
-// (.ci/run installs it): if that install failed, the browser tests are skipped too, loudly, not failed.
-const mustRun = summary.skipped.filter((name) => name !== 'chromium');
-if (requireAll && mustRun.length) {
-  console.log(`CI runs every runtime: ${mustRun.join(', ')} missing (they are devDependencies: npm ci installs them).`);
-  process.exit(1);
-}
+if (skippedCases.length) console.log(`*** ${skippedCases.length} smoke cases SKIPPED: ${skippedCases.join('; ')} ***`);
+if (summary.failed.length || summary.passed.length === 0) process.exit(1);

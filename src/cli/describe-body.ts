@@ -1,4 +1,5 @@
 import { lookupPath } from './condition.js';
+import { sanitize } from './sanitize.js';
 
 const MAX_TEXT = 40;
 
@@ -42,9 +43,5 @@ export function describeBody(body: unknown, paths: readonly (readonly string[])[
 
 const isPrintable = (value: unknown): boolean => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
-/** Keeps the line short and free of control characters a server might send. */
-const clip = (text: string): string => {
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
-  return clean.length > MAX_TEXT ? `${clean.slice(0, MAX_TEXT - 1)}…` : clean;
-};
+/** Keeps the line short and free of the escapes and control characters a server might send. */
+const clip = (text: string): string => sanitize(text, MAX_TEXT);

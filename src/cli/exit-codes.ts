@@ -6,7 +6,7 @@ export const EXIT = Object.freeze({
   ok: 0,
   /** A `--fail-when` condition matched. */
   failed: 1,
-  /** A status that is not retried, an unparsable body, or more failures in a row than `--retries` allows. */
+  /** A status that is not retried, an unparsable or too large body, a request failure that is not retried, or more failures in a row than `--retries` allows. */
   http: 2,
   /** A bug in pollite itself (EX_SOFTWARE). */
   software: 70,
@@ -31,10 +31,17 @@ export class Interrupted extends Error {
   }
 }
 
+/**
+ * fetch's own rejection for a request that failed on the way (undici's `fetch failed`), which
+ * poll does not retry: a redirect loop, a name that does not resolve, an answer undici chokes on.
+ * The command sends a fixed GET with checked headers, so from it this is never a bug of its own.
+ */
+export const isFetchFailure = (error: unknown): error is TypeError => error instanceof TypeError && error.message === 'fetch failed';
+
 /** The exit code for an error `poll` rejected with. */
 export function exitCodeFor(error: unknown): number {
   if (error instanceof Interrupted) return error.exitCode;
   if (isTimeoutError(error)) return EXIT.timeout;
-  if (isHttpError(error) || isPollGaveUpError(error) || isParseError(error)) return EXIT.http;
+  if (isHttpError(error) || isPollGaveUpError(error) || isParseError(error) || isFetchFailure(error)) return EXIT.http;
   return EXIT.software;
 }

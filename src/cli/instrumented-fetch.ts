@@ -1,23 +1,49 @@
-import { countBodyBytes } from './body-bytes.js';
+import { readBounded } from './read-bounded.js';
+
+/** The most bytes of a non-2xx body read: enough for a problem+json `title` and `detail`, all that is ever shown. */
+export const EXCERPT_BYTES = 4096;
+/** How long a non-2xx body may take to come, ms; one that stalls is not waited for longer. */
+export const EXCERPT_WAIT_MS = 1000;
+
+export interface InstrumentedFetch {
+  fetch: typeof fetch;
+  /** The first bytes of a non-2xx answer's body (its body itself is then used up), or `undefined` for any other answer. */
+  excerptOf(response: Response): Uint8Array | undefined;
+}
 
 /**
- * Wraps `fetch` to count the body bytes of answers `poll` will not read
- * (errors, 3xx) and to name transport failures
- * (`ECONNREFUSED`) for the status line.
+ * Wraps `fetch` to read the first {@link EXCERPT_BYTES} of every non-2xx
+ * body (for the line that shows what a 4xx said, and to count its bytes),
+ * cancelling the rest, and to name transport failures (`ECONNREFUSED`) for
+ * the status line. A non-2xx body is never read whole nor cloned: an
+ * endless 503 body costs 4 KiB, not all the memory there is.
  */
 export function instrumentedFetch(
   base: typeof fetch,
   hooks: { onBytes(bytes: number): void; onNetworkError(text: string): void },
-): typeof fetch {
-  return async (input, init) => {
-    try {
-      const response = await base(input, init);
-      if (!response.ok) void countBodyBytes(response, hooks.onBytes);
+): InstrumentedFetch {
+  const excerpts = new WeakMap<Response, Uint8Array>();
+  return {
+    fetch: async (input, init) => {
+      let response: Response;
+      try {
+        response = await base(input, init);
+      } catch (error) {
+        if (!init?.signal?.aborted) hooks.onNetworkError(networkErrorText(error));
+        throw error;
+      }
+      if (response.ok || response.body === null) return response;
+      let excerpt: Uint8Array = new Uint8Array(0);
+      try {
+        excerpt = (await readBounded(response.body, { limit: EXCERPT_BYTES, waitMs: EXCERPT_WAIT_MS, onBytes: hooks.onBytes })).bytes;
+      } catch {
+        // The error body broke off: the status is the answer all the same.
+      }
+      if (init?.signal?.aborted) throw init.signal.reason;
+      excerpts.set(response, excerpt);
       return response;
-    } catch (error) {
-      if (!init?.signal?.aborted) hooks.onNetworkError(networkErrorText(error));
-      throw error;
-    }
+    },
+    excerptOf: (response) => excerpts.get(response),
   };
 }
 

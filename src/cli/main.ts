@@ -3,6 +3,8 @@ import { runDemo } from './demo/run-demo.js';
 import { EXIT, Interrupted } from './exit-codes.js';
 import { runPollCommand } from './poll-command.js';
 import { parsePollArguments } from './poll-program.js';
+import { redactCredentials } from './redact-credentials.js';
+import { sanitize } from './sanitize.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -19,7 +21,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     const help = argv[0] === 'demo' ? 'pollite demo --help' : 'pollite --help';
-    io.stderr.write(`pollite: ${error.message}\nRun '${help}' for usage.\n`);
+    // A usage error may echo an argument: never its credentials, nor its control characters.
+    io.stderr.write(`pollite: ${sanitize(redactCredentials(error.message), 1000)}\nRun '${help}' for usage.\n`);
     return EXIT.usage;
   }
 }

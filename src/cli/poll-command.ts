@@ -1,15 +1,21 @@
-import { fullJitter, isPollGaveUpError, isTimeoutError, poll } from '../index.js';
+import { fullJitter, isHttpError, isParseError, isPollGaveUpError, isTimeoutError, poll, type HttpError } from '../index.js';
+import { BodyTooLargeError, bodyReader, type ReceivedBody } from './body-reader.js';
 import type { CliIo } from './cli-io.js';
+import { commandDeadline } from './command-deadline.js';
 import { colorsFor } from './display/colors.js';
 import { silentDisplay, type Display, type OutputStream } from './display/display.js';
 import { liveLine } from './display/live-line.js';
 import { plainLines } from './display/plain-lines.js';
 import { matchCondition, type Condition } from './condition.js';
-import { EXIT, exitCodeFor } from './exit-codes.js';
+import { EXIT, exitCodeFor, isFetchFailure } from './exit-codes.js';
 import { formatBytes, formatDelay, formatElapsed, plural } from './format.js';
 import { redactedHeaderLines } from './headers.js';
 import { instrumentedFetch, networkErrorText } from './instrumented-fetch.js';
+import { writeBody } from './json-output.js';
 import { pollTracker, type PollCounters } from './poll-tracker.js';
+import { redactCredentials, redactUrl } from './redact-credentials.js';
+import { sanitize } from './sanitize.js';
+import { serverSays } from './server-says.js';
 
 /** `pollite <url>` after its arguments were parsed and checked. */
 export interface PollCommand {
@@ -58,13 +64,14 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
       : plainLines(out, tracker.snapshot);
   tracker.show(display);
   if (command.verbose && !command.quiet) {
-    display.log(`> GET ${command.url}`);
+    display.log(`> GET ${redactUrl(command.url)}`);
     for (const line of redactedHeaderLines(command.headers)) display.log(`> ${line}`);
   }
 
   const countBytes = (bytes: number): void => {
     tracker.counters.bytes += bytes;
   };
+  const http = instrumentedFetch(hooks.fetch ?? globalThis.fetch, { onBytes: countBytes, onNetworkError: tracker.onNetworkError });
   const failed = (body: unknown): boolean => command.failWhen.some((condition) => matchCondition(condition, body));
   const succeeded = (body: unknown): boolean =>
     command.until.length === 0 || command.until.some((condition) => matchCondition(condition, body));
@@ -77,14 +84,14 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
   const deadline = command.timeout === undefined ? undefined : now() + command.timeout;
   const lastTry = deadline === undefined ? 0 : deadline - Math.min(1000, command.timeout! / 10);
   let finalTry = false;
-  const signal = command.timeout === undefined ? io.signal : AbortSignal.any([io.signal, AbortSignal.timeout(command.timeout)]);
+  const run = commandDeadline(io.signal, command.timeout);
   const backoff = fullJitter({ base: 2000, cap: 30_000 });
 
   let code: number;
-  let body: unknown;
+  let body: ReceivedBody | undefined;
   let failure: unknown;
   try {
-    body = await poll<unknown>(command.url, {
+    body = await poll<ReceivedBody>(command.url, {
       interval: command.interval,
       ...(deadline === undefined
         ? {}
@@ -105,65 +112,66 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
       retries: command.retries ?? (command.timeout === undefined ? undefined : Number.MAX_SAFE_INTEGER),
       conditional: command.etag,
       init: { headers: command.headers },
-      signal,
-      fetch: instrumentedFetch(hooks.fetch ?? globalThis.fetch, {
-        onBytes: countBytes,
-        onNetworkError: tracker.onNetworkError,
-      }),
+      signal: run.signal,
+      fetch: http.fetch,
       // Without conditions any 2xx will do, so a plain-text health check works too.
       parse: bodyReader({ requireJson: conditions.length > 0, onBytes: countBytes }),
-      isDone: (data) => failed(data) || succeeded(data),
-      onUpdate: tracker.onBody,
+      isDone: ({ value }) => failed(value) || succeeded(value),
+      onUpdate: ({ value }) => tracker.onBody(value),
       onEvent: tracker.onEvent,
     });
-    code = failed(body) ? EXIT.failed : EXIT.ok;
+    code = failed(body.value) ? EXIT.failed : EXIT.ok;
   } catch (error) {
     code = exitCodeFor(error);
     failure = error;
+  } finally {
+    run.release();
   }
   display.stop();
 
   const elapsed = formatElapsed(tracker.snapshot().elapsedMs);
-  if (failure !== undefined) io.stderr.write(`${errorColors.red('pollite:')} ${errorMessage(failure, command, elapsed)}\n`);
-  if (code === EXIT.ok || code === EXIT.failed) {
-    const matched = (code === EXIT.failed ? command.failWhen : command.until).find((condition) => matchCondition(condition, body));
+  if (failure !== undefined) {
+    io.stderr.write(`${errorColors.red('pollite:')} ${errorMessage(failure, command, elapsed)}\n`);
+    // What a status that is not retried came with: a problem's title and detail, or a text body's first line.
+    const says = isHttpError(failure) ? serverSays(http.excerptOf(failure.response) ?? new Uint8Array(0), failure.response.headers.get('content-type')) : undefined;
+    if (says !== undefined) io.stderr.write(`${errorColors.red('pollite:')} the server says: ${says}\n`);
+  }
+  if (body !== undefined && (code === EXIT.ok || code === EXIT.failed)) {
+    const { value } = body;
+    const matched = (code === EXIT.failed ? command.failWhen : command.until).find((condition) => matchCondition(condition, value));
     if (command.json) {
-      io.stdout.write(`${typeof body === 'string' ? body : (JSON.stringify(body, null, 2) ?? 'null')}\n`);
+      writeBody(io.stdout, body.bytes);
     } else if (!command.quiet) {
       const verdict = code === EXIT.ok ? colors.green('done') : colors.red('failed');
       const why = matched ? ` (${code === EXIT.failed ? '--fail-when ' : ''}${matched.source})` : '';
-      io.stdout.write(`${verdict}: ${command.url}${why} after ${elapsed}\n`);
+      io.stdout.write(`${verdict}: ${redactUrl(command.url)}${why} after ${elapsed}\n`);
     }
   }
   if (!command.quiet) io.stderr.write(`${errorColors.dim(summaryLine(tracker.counters, elapsed))}\n`);
   return code;
 }
 
-/** Reads a 2xx body, counting its bytes: JSON, or the raw text when JSON is not required. */
-const bodyReader =
-  (options: { requireJson: boolean; onBytes: (bytes: number) => void }) =>
-  async (response: Response): Promise<unknown> => {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    options.onBytes(bytes.length);
-    const text = new TextDecoder().decode(bytes);
-    if (text === '') return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (error) {
-      if (options.requireJson) throw error;
-      return text;
-    }
-  };
-
 /** The one-line summary on stderr. */
 export const summaryLine = (c: PollCounters, elapsed: string): string =>
   `pollite: ${plural(c.requests, 'request')}, ${c.notModified} × 304, ${c.retries} ${c.retries === 1 ? 'retry' : 'retries'}, ${formatBytes(c.bytes)} received in ${elapsed}`;
 
+/** The error line: sanitised (a server wrote parts of it) and with any credentials redacted. */
 function errorMessage(error: unknown, command: PollCommand, elapsed: string): string {
   if (isTimeoutError(error) && command.timeout !== undefined) {
     return `timed out: --timeout ${formatDelay(command.timeout)} passed (or the next try would end after it), after ${elapsed}`;
   }
-  if (isPollGaveUpError(error) && error.status === undefined) return `${error.message}: ${networkErrorText(error.cause)}`;
-  if (exitCodeFor(error) === EXIT.software) return `unexpected error (a bug in pollite, please report it): ${String(error)}`;
-  return error instanceof Error ? error.message : String(error);
+  if (isHttpError(error)) return httpErrorText(error);
+  if (isParseError(error) && error.cause instanceof BodyTooLargeError) {
+    return `the HTTP ${error.status} body from ${redactUrl(error.url)} is larger than ${error.cause.limit / 1024 / 1024} MiB, the most pollite reads`;
+  }
+  if (isPollGaveUpError(error) && error.status === undefined) return sanitize(redactCredentials(`${error.message}: ${networkErrorText(error.cause)}`));
+  if (isFetchFailure(error)) return sanitize(redactCredentials(`the request failed, and another try would fail alike: ${networkErrorText(error)}`));
+  if (exitCodeFor(error) === EXIT.software) return sanitize(redactCredentials(`unexpected error (a bug in pollite, please report it): ${String(error)}`));
+  return sanitize(redactCredentials(error instanceof Error ? error.message : String(error)));
 }
+
+/** `HTTP 404 Not Found from <url>`, with the server's reason phrase sanitised and clipped. */
+const httpErrorText = (error: HttpError): string => {
+  const reason = sanitize(error.response.statusText, 80).trim();
+  return `HTTP ${error.status}${reason ? ` ${reason}` : ''} from ${redactUrl(error.url)}`;
+};

@@ -4,6 +4,7 @@ import { ConditionSyntaxError, parseCondition, type Condition } from './conditio
 import { parseDuration } from './duration.js';
 import { parseHeaders } from './headers.js';
 import { parseProgram } from './parse-program.js';
+import { redactUrl } from './redact-credentials.js';
 import type { PollCommand } from './poll-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -117,7 +118,7 @@ function checkUrl(text: string): string {
   }
   if (url?.protocol === 'http:' || url?.protocol === 'https:') return url.href;
   const guess = /^[\w.-]+(:\d+)?(\/|$)/.test(text) ? `: did you mean http://${text} ?` : ': give an http:// or https:// URL';
-  throw new UsageError(`'${text}' is not an http(s) URL${guess}`);
+  throw new UsageError(`'${redactUrl(text)}' is not an http(s) URL${guess}`);
 }
 
 function condition(text: string): Condition {

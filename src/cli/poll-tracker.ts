@@ -2,6 +2,7 @@ import type { PollEvent } from '../index.js';
 import { describeBody } from './describe-body.js';
 import { silentDisplay, type Display, type Snapshot } from './display/display.js';
 import { formatDelay } from './format.js';
+import { sanitize } from './sanitize.js';
 
 /** What one run of `pollite <url>` counted, for the summary. */
 export interface PollCounters {
@@ -81,7 +82,7 @@ export function pollTracker({ paths, verbose, now }: PollTrackerOptions) {
     },
     /** The transport failed; the text names why (`ECONNREFUSED`). */
     onNetworkError(text: string): void {
-      networkError = text;
+      networkError = sanitize(text, 80);
     },
   };
 }

@@ -12,4 +12,4 @@ export { pollingCors } from './polling-cors.js';
 export type { WebHandler } from './polling-cors.js';
 export type { PollingCorsOptions } from './polling-cors-options.js';
 export { toNodeHandler } from './node-adapter.js';
-export type { NodeHandlerOptions, NodeRequestLike, NodeResponseLike } from './node-adapter.js';
+export type { NodeHandlerOptions, NodeRequestLike, NodeResponseLike } from './node-handler-options.js';

@@ -1,5 +1,4 @@
 import type { NodeRequestLike } from './node-handler-options.js';
-import type { RequestBody } from './node-request-body.js';
 
 /**
  * The request target on `base`: a path is appended as it is (so `//evil.example/x`
@@ -14,21 +13,20 @@ function requestUrl(target: string, base: string): URL {
 }
 
 /** The web Request for `req`; throws when its Host or target makes no URL. */
-export function toRequest(req: NodeRequestLike, origin: string | undefined, signal: AbortSignal, body: RequestBody | null): Request {
+export function toRequest(req: NodeRequestLike, origin: string | undefined, signal: AbortSignal, body: BodyInit | null): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  if (body?.parsed) {
-    // The parser's result is not the bytes that came: their length no longer applies.
+  if (req.readableEnded) {
+    // Read before: the body passed on is a parser's result (or none), not the bytes that came.
     headers.delete('content-length');
     headers.delete('transfer-encoding');
   }
   const base = origin ?? `http://${headers.get('host') ?? 'localhost'}`;
   // Express strips the mount path from `url` (`app.use('/mount', handler)`); the handler is owed the whole URL.
   const url = requestUrl(req.originalUrl ?? req.url ?? '/', base);
-  const init = body?.init ?? null;
   // A stream body needs `duplex: 'half'` (not yet in TypeScript's DOM types).
-  return new Request(url, { method: req.method ?? 'GET', headers, body: init, signal, duplex: 'half' } as RequestInit);
+  return new Request(url, { method: req.method ?? 'GET', headers, body, signal, duplex: 'half' } as RequestInit);
 }

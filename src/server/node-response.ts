@@ -7,16 +7,12 @@ import type { NodeResponseLike } from './node-handler-options.js';
  * will never come ends. `close` adds `Connection: close`.
  */
 export async function send(response: Response, res: NodeResponseLike, isHead: boolean, signal: AbortSignal, close: boolean): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
-  if (close) headers.connection = 'close';
-  // An empty statusText lets Node send the standard reason phrase.
-  if (response.statusText) res.writeHead(response.status, response.statusText, headers);
-  else res.writeHead(response.status, headers);
+  // Name, value, name, value: Headers keeps each Set-Cookie apart, and Node takes them so.
+  const head: string[] = [];
+  response.headers.forEach((value, name) => head.push(name, value));
+  if (close) head.push('connection', 'close');
+  // No reason phrase (an empty statusText) lets Node send the standard one.
+  res.writeHead(response.status, response.statusText || undefined, head);
   const body = isHead ? null : response.body;
   if (body === null) {
     await response.body?.cancel();

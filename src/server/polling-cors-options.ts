@@ -9,13 +9,19 @@ export interface PollingCorsOptions {
    */
   origin: '*' | string | readonly string[] | ((origin: string) => boolean);
   /**
-   * Request headers pages may send, besides `If-None-Match` (always allowed),
-   * e.g. `['Content-Type', 'Authorization']`.
+   * Request headers pages may send, besides those always allowed:
+   * `If-None-Match`, `If-Modified-Since`, `Idempotency-Key`, `Authorization`
+   * and `Content-Type`.
+   * @example allowHeaders: ['X-Request-Id']
    * @default []
    */
   allowHeaders?: readonly string[];
   /**
-   * Response headers pages may read, besides `ETag` and `Retry-After` (always exposed).
+   * Response headers pages may read, besides those always exposed: `ETag`,
+   * `Last-Modified`, `Retry-After`, `RateLimit`, `RateLimit-Policy`,
+   * `RateLimit-Reset`, `RateLimit-Remaining`, `Location` and
+   * `Operation-Location`.
+   * @example exposeHeaders: ['X-Progress']
    * @default []
    */
   exposeHeaders?: readonly string[];

@@ -6,6 +6,12 @@ export type WebHandler<TArgs extends unknown[] = []> = (
   ...args: TArgs
 ) => Response | Promise<Response>;
 
+/** Request headers a poller sends: conditional requests, retried writes, credentials, JSON bodies. */
+const ALLOW_HEADERS = 'If-None-Match, If-Modified-Since, Idempotency-Key, Authorization, Content-Type';
+/** Response headers a poller reads: validators, when to come back, rate limits (every dialect), where the result is. */
+const EXPOSE_HEADERS =
+  'ETag, Last-Modified, Retry-After, RateLimit, RateLimit-Policy, RateLimit-Reset, RateLimit-Remaining, Location, Operation-Location';
+
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const checkTokens = (name: string, value: unknown): readonly string[] => {
@@ -44,20 +50,32 @@ function originPolicy(origin: PollingCorsOptions['origin'], credentials: boolean
   return (value) => allowed.has(value);
 }
 
+/** `ours` added to a comma-separated list, each name once (case-insensitive), the list's first. */
+function mergeTokens(theirs: string | null, ours: string): string {
+  const names = new Map<string, string>();
+  for (const name of `${theirs ?? ''},${ours}`.split(',')) {
+    const trimmed = name.trim();
+    if (trimmed !== '' && !names.has(trimmed.toLowerCase())) names.set(trimmed.toLowerCase(), trimmed);
+  }
+  return [...names.values()].join(', ');
+}
+
 const appendVary = (headers: Headers, name: string): void => {
   const vary = headers.get('vary');
-  if (vary === null) headers.set('vary', name);
-  else if (vary.trim() !== '*' && !vary.toLowerCase().split(/\s*,\s*/).includes(name.toLowerCase())) {
-    headers.set('vary', `${vary}, ${name}`);
-  }
+  // `Vary: *` already varies on everything.
+  if (vary?.trim() !== '*') headers.set('vary', mergeTokens(vary, name));
 };
 
 /**
  * Makes a web-standard handler pollable from other origins: wraps it so its
- * answers expose `ETag` and `Retry-After` to page scripts, allows the
- * `If-None-Match` request header, and answers CORS preflights itself.
+ * answers expose to page scripts the headers a poller reads (`ETag`,
+ * `Last-Modified`, `Retry-After`, `RateLimit`, `RateLimit-Policy`,
+ * `RateLimit-Reset`, `RateLimit-Remaining`, `Location`,
+ * `Operation-Location`), allows the request headers it sends
+ * (`If-None-Match`, `If-Modified-Since`, `Idempotency-Key`,
+ * `Authorization`, `Content-Type`), and answers CORS preflights itself.
  *
- * Without this, a cross-origin poller cannot read either header, and
+ * Without this, a cross-origin poller cannot read those headers, and
  * silently falls back to full responses and blind backoff.
  *
  * Requests from origins not allowed pass through unchanged (the browser
@@ -69,16 +87,6 @@ const appendVary = (headers: Headers, name: string): void => {
  *   jsonWithETag(request, await getJob(request)),
  * );
  */
-/** `ours` added to a handler's own comma-separated list, each name once (case-insensitive), the handler's first. */
-function mergeTokens(theirs: string | null, ours: string): string {
-  const names = new Map<string, string>();
-  for (const name of `${theirs ?? ''},${ours}`.split(',')) {
-    const trimmed = name.trim();
-    if (trimmed !== '' && !names.has(trimmed.toLowerCase())) names.set(trimmed.toLowerCase(), trimmed);
-  }
-  return [...names.values()].join(', ');
-}
-
 export function pollingCors(options: PollingCorsOptions): <TArgs extends unknown[]>(handler: WebHandler<TArgs>) => (request: Request, ...args: TArgs) => Promise<Response> {
   if (typeof options !== 'object' || options === null) throw new TypeError('Expected `options` to be an object');
   const credentials = options.credentials ?? false;
@@ -86,8 +94,8 @@ export function pollingCors(options: PollingCorsOptions): <TArgs extends unknown
   const maxAge = options.maxAge ?? 7200;
   if (!Number.isInteger(maxAge) || maxAge < 0) throw new TypeError('Expected `maxAge` to be a non-negative integer');
   const isAllowed = originPolicy(options.origin, credentials);
-  const allowHeaders = ['If-None-Match', ...checkTokens('allowHeaders', options.allowHeaders)].join(', ');
-  const exposeHeaders = ['ETag', 'Retry-After', ...checkTokens('exposeHeaders', options.exposeHeaders)].join(', ');
+  const allowHeaders = mergeTokens(ALLOW_HEADERS, checkTokens('allowHeaders', options.allowHeaders).join());
+  const exposeHeaders = mergeTokens(EXPOSE_HEADERS, checkTokens('exposeHeaders', options.exposeHeaders).join());
   const allowMethods = (options.allowMethods === undefined ? ['GET', 'HEAD', 'POST'] : checkTokens('allowMethods', options.allowMethods)).join(', ');
 
   /** The CORS headers for a request from `origin` (null: none), `Vary` included. */

@@ -1,6 +1,6 @@
+import type { VirtualClock } from '../testing/index.js';
 import type { MetricsRecorder } from './metrics.js';
 import type { ModelledServer } from './server-model.js';
-import type { VirtualTime } from './virtual-time.js';
 
 /** Draws one one-way network delay, ms. */
 export type Latency = () => number;
@@ -24,7 +24,7 @@ const ifNoneMatchOf = (init: RequestInit | undefined): string | null => {
  */
 export function simulatedFetch(
   client: number,
-  time: VirtualTime,
+  time: VirtualClock,
   server: ModelledServer,
   metrics: MetricsRecorder,
   latency: Latency,

@@ -1,3 +1,4 @@
+import { VirtualClock } from '../testing/index.js';
 import { MetricsRecorder, type StrategyMetrics } from './metrics.js';
 import { simulatedFetch } from './network.js';
 import { normalizeOptions } from './normalize-options.js';
@@ -5,14 +6,13 @@ import { deriveSeed, mulberry32, normal } from './prng.js';
 import { ModelledServer } from './server-model.js';
 import type { SimulateOptions, SimulationResult } from './simulate-options.js';
 import type { Strategy } from './strategies.js';
-import { VirtualTime } from './virtual-time.js';
 
 const URL_OF_JOB = 'https://api.example/jobs/1';
 const isDone = (data: unknown): boolean => (data as { status?: unknown } | null)?.status === 'done';
 
 /** Runs one strategy's fleet against a fresh server; every run with the same seed draws the same numbers. */
 async function run(strategy: Strategy, o: ReturnType<typeof normalizeOptions>): Promise<StrategyMetrics> {
-  const time = new VirtualTime();
+  const time = new VirtualClock({ resolution: 1 });
   const server = new ModelledServer(o.server);
   const outages = o.server.outages ?? [];
   const recovery = outages.length === 0 ? null : Math.max(...outages.map((outage) => outage.end));
@@ -30,7 +30,7 @@ async function run(strategy: Strategy, o: ReturnType<typeof normalizeOptions>): 
   for (let id = 0; id < o.clients; id += 1) {
     const random = mulberry32(deriveSeed(o.seed, id + 1));
     const start = random() * o.startSpread;
-    const env = time.env(random);
+    const env = time.env({ random });
     time.at(start, () =>
       strategy.start({
         url: URL_OF_JOB,

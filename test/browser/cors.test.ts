@@ -5,7 +5,8 @@ import { createDemoApi, type DemoApiOptions } from '../../src/demo/job-api.js';
 import type { PollEvent } from '../../src/index.js';
 import { toNodeHandler } from '../../src/server/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { hasChromium, launchChromium } from './helpers/chromium.js';
+import { requireOrSkip } from '../helpers/tools.js';
+import { launchChromium } from './helpers/chromium.js';
 import { polliteBundle, servePollitePage } from './helpers/pollite-page.js';
 
 // A page on one origin (127.0.0.1:A) polls the demo job API on another
@@ -55,7 +56,7 @@ const closeServer = (server: Server | undefined): Promise<void> =>
     server.close(() => resolve());
   });
 
-describe.skipIf(!hasChromium())('a cross-origin page polling the demo API in Chromium', () => {
+describe.skipIf(!requireOrSkip('chromium', 'the browser tests'))('a cross-origin page polling the demo API in Chromium', () => {
   let page: TestServer;
   let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
   let polite: Awaited<ReturnType<typeof startApi>> | undefined;

@@ -5,7 +5,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildPlayground } from '../../playground/build.js';
 import { startPlayground, type Playground } from '../../playground/server.js';
-import { hasChromium, launchChromium } from './helpers/chromium.js';
+import { requireOrSkip } from '../helpers/tools.js';
+import { launchChromium } from './helpers/chromium.js';
 
 // The playground's "Pollers that cooperate" panel in Debian's Chromium: 8
 // pollers on one demo job, independent, sharing one loop (`use: [share()]`),
@@ -89,7 +90,7 @@ async function summary(page: Page): Promise<Summary | undefined> {
 }
 const summaryOf = async (page: Page): Promise<Summary> => (await summary(page))!;
 
-describe.skipIf(!hasChromium())('the playground cooperate panel in Chromium', () => {
+describe.skipIf(!requireOrSkip('chromium', 'the browser tests'))('the playground cooperate panel in Chromium', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pollite-playground-cooperate-'));
     await buildPlayground(dir);

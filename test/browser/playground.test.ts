@@ -5,7 +5,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildPlayground } from '../../playground/build.js';
 import { startPlayground, type Playground } from '../../playground/server.js';
-import { hasChromium, launchChromium } from './helpers/chromium.js';
+import { requireOrSkip } from '../helpers/tools.js';
+import { launchChromium } from './helpers/chromium.js';
 
 // The playground in Debian's Chromium: the page built once per run, served
 // with the demo job API on 127.0.0.1; what the API received is read from its
@@ -78,7 +79,7 @@ const setHidden = (hidden: boolean): Promise<void> =>
     document.dispatchEvent(new Event('visibilitychange'));
   }, hidden);
 
-describe.skipIf(!hasChromium())('the playground in Chromium', () => {
+describe.skipIf(!requireOrSkip('chromium', 'the browser tests'))('the playground in Chromium', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pollite-playground-'));
     await buildPlayground(dir);

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { hasChromium, launchChromium } from './helpers/chromium.js';
+import { requireOrSkip } from '../helpers/tools.js';
+import { launchChromium } from './helpers/chromium.js';
 import { polliteBundle, servePollitePage } from './helpers/pollite-page.js';
 
 // fetchWithRetry in real Chromium: its own network error ("Failed to fetch")
@@ -36,7 +37,7 @@ function api(req: IncomingMessage, res: ServerResponse): void {
 
 const CORS = { 'access-control-allow-origin': '*' };
 
-describe.skipIf(!hasChromium())('fetchWithRetry in Chromium', () => {
+describe.skipIf(!requireOrSkip('chromium', 'the browser tests'))('fetchWithRetry in Chromium', () => {
   beforeAll(async () => {
     const code = await polliteBundle();
     pageServer = await startServer((req, res, seen) => {

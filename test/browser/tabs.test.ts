@@ -2,7 +2,8 @@ import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { hasChromium, launchChromium } from './helpers/chromium.js';
+import { requireOrSkip } from '../helpers/tools.js';
+import { launchChromium } from './helpers/chromium.js';
 import { servePollitePage } from './helpers/pollite-page.js';
 
 // Cooperating pollers in real headless Chromium: several pages of one
@@ -39,7 +40,7 @@ let n = 0;
 let job = '/job/0';
 const jobRequests = (): TestServer['requests'] => server.requests.filter((r) => r.path === job);
 
-describe.skipIf(!hasChromium())('shareTabs() and the environment in Chromium', () => {
+describe.skipIf(!requireOrSkip('chromium', 'the browser tests'))('shareTabs() and the environment in Chromium', () => {
   beforeAll(async () => {
     const code = await polliteWithCooperate();
     server = await startServer((_req, res, seen) => {

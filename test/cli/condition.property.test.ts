@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConditionSyntaxError, matchCondition, parseCondition } from '../../src/cli/condition.js';
+import { FC_RUNS } from '../property/runs.js';
 
-const RUNS = Number(process.env.FC_RUNS ?? 500);
+const RUNS = FC_RUNS;
 
 /** Text built from the characters the grammar cares about, so cases hit its edges. */
 const conditionText = fc.oneof(

@@ -1,10 +1,13 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { commandDeadline } from '../../src/cli/command-deadline.js';
 import { describeBody } from '../../src/cli/describe-body.js';
 import { colorsFor } from '../../src/cli/display/colors.js';
 import { liveLine } from '../../src/cli/display/live-line.js';
 import { plainLines } from '../../src/cli/display/plain-lines.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { parseHeaders, redactedHeaderLines } from '../../src/cli/headers.js';
+import { writeBody } from '../../src/cli/json-output.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 
 const stream = (isTTY: boolean, columns?: number) => {
@@ -74,7 +77,7 @@ describe('describeBody', () => {
   });
 
   it('strips control characters a server might send, and clips long text', () => {
-    expect(describeBody({ status: 'evil\x1b[2J\r\nline' })).toBe('evil [2J  line');
+    expect(describeBody({ status: 'evil\x1b[2J\r\nline' })).toBe('evil  line');
     expect(describeBody({ status: 'x'.repeat(100) })).toHaveLength(40);
   });
 });
@@ -117,5 +120,44 @@ describe('headers', () => {
     expect(() => parseHeaders(['no-colon-secret'])).toThrow("--header needs 'Name: value'");
     expect(() => parseHeaders(['Bad Name: secret'])).toThrow(UsageError);
     expect(() => parseHeaders(['Bad Name: secret'])).not.toThrow('secret');
+  });
+});
+
+describe('--json output (writeBody)', () => {
+  const bytes = Buffer.from('{"a":"\x1b[2Jx\xff"}', 'latin1');
+  it('off a terminal: the bytes as they came, nothing added', () => {
+    const out = { chunks: [] as unknown[], write: (chunk: unknown) => out.chunks.push(chunk) };
+    writeBody(out, bytes);
+    expect(out.chunks).toEqual([bytes]);
+    writeBody(out, new Uint8Array(0));
+    expect(out.chunks).toHaveLength(1);
+  });
+
+  it('on a terminal: decoded, without escapes, ending with a newline', () => {
+    const out = stream(true);
+    writeBody(out, bytes);
+    writeBody(out, Buffer.from('[1,\n2]\n'));
+    expect(out.writes).toEqual(['{"a":"x\ufffd"}\n', '[1,\n2]\n']);
+  });
+});
+
+describe('the command deadline (commandDeadline)', () => {
+  it('aborts with a TimeoutError from a plain timer, and release leaves nothing on the parent', async () => {
+    const parent = new AbortController();
+    const run = commandDeadline(parent.signal, 20);
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(1);
+    await new Promise((resolve) => run.signal.addEventListener('abort', resolve));
+    expect((run.signal.reason as DOMException).name).toBe('TimeoutError');
+    run.release();
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('passes the parent abort on with its reason; without a timeout it is the parent itself', () => {
+    const parent = new AbortController();
+    const run = commandDeadline(parent.signal, 60_000);
+    parent.abort(new Error('interrupted'));
+    expect((run.signal.reason as Error).message).toBe('interrupted');
+    run.release();
+    expect(commandDeadline(parent.signal, undefined).signal).toBe(parent.signal);
   });
 });

@@ -1,12 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { sendJson, startServer } from '../helpers/server.js';
+import { requireOrSkip } from '../helpers/tools.js';
 import { BIN, ensureBin } from './helpers/run-cli.js';
 
 /* eslint-disable no-control-regex -- these tests are about escape sequences */
 
 // A real terminal for the bin: util-linux `script` runs it on a pseudo-terminal.
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+const hasScript = requireOrSkip('script', 'the CLI terminal tests');
 
 beforeAll(() => ensureBin());
 
@@ -45,4 +46,3 @@ describe.skipIf(!hasScript)('on a terminal', { timeout: 120_000 }, () => {
   });
 });
 
-if (!hasScript) console.warn('test/cli/terminal.test.ts skipped: util-linux `script` is not installed');

@@ -28,10 +28,10 @@ describe('origin cooldown across poll, retry and fetchWithRetry', () => {
   it('a 503 drawn by fetchWithRetry quiets a poll of the same origin', async () => {
     server = await outageServer();
     const clock = virtualClock({ random: 0 });
-    const fetched = fetchWithRetry(`${server.url}/outage`, { retry: { env: clock.env } });
+    const fetched = fetchWithRetry(`${server.url}/outage`, { retry: { env: clock.env() } });
     await until(() => clock.pending() === 1, 'the retry wait');
     const events: PollEvent[] = [];
-    const polled = poll(`${server.url}/job`, { isDone: () => true, env: clock.env, onEvent: (e) => events.push(e) });
+    const polled = poll(`${server.url}/job`, { isDone: () => true, env: clock.env(), onEvent: (e) => events.push(e) });
     await until(() => clock.pending() === 2, 'the cooldown wait');
     expect(events).toEqual([{ type: 'cooldown', delay: 10_000, at: clock.now() + 10_000, origin: server.url }]);
     await clock.advance(9999);
@@ -45,10 +45,10 @@ describe('origin cooldown across poll, retry and fetchWithRetry', () => {
   it('a 503 drawn by a poll makes fetchWithRetry wait before sending, unless it opts out', async () => {
     server = await outageServer();
     const clock = virtualClock({ random: 0 });
-    const polled = poll(`${server.url}/outage`, { isDone: () => true, env: clock.env });
+    const polled = poll(`${server.url}/outage`, { isDone: () => true, env: clock.env() });
     await until(() => clock.pending() === 1);
-    const waiting = fetchWithRetry(`${server.url}/a`, { retry: { env: clock.env } });
-    const optedOut = await fetchWithRetry(`${server.url}/b`, { retry: { env: clock.env, cooldown: false } });
+    const waiting = fetchWithRetry(`${server.url}/a`, { retry: { env: clock.env() } });
+    const optedOut = await fetchWithRetry(`${server.url}/b`, { retry: { env: clock.env(), cooldown: false } });
     expect(optedOut.status).toBe(200);
     await until(() => clock.pending() === 2);
     expect(paths()).toEqual(['/outage', '/b']);
@@ -61,10 +61,10 @@ describe('origin cooldown across poll, retry and fetchWithRetry', () => {
   it('a cooldown wait that would end past the deadline is not started: fetchWithRetry rejects at once, sending nothing', async () => {
     server = await outageServer();
     const clock = virtualClock({ random: 0 });
-    const polled = poll(`${server.url}/outage`, { isDone: () => true, env: clock.env });
+    const polled = poll(`${server.url}/outage`, { isDone: () => true, env: clock.env() });
     await until(() => clock.pending() === 1, 'the cooldown set by the 503');
     const started = clock.now();
-    const error = (await fetchWithRetry(`${server.url}/a`, { retry: { env: clock.env, timeout: 700 } }).catch((e: unknown) => e)) as DOMException;
+    const error = (await fetchWithRetry(`${server.url}/a`, { retry: { env: clock.env(), timeout: 700 } }).catch((e: unknown) => e)) as DOMException;
     expect(error).toBeInstanceOf(DOMException);
     expect(error.name).toBe('TimeoutError');
     expect(error.message).toBe('Retrying would wait past its 700 ms deadline');
@@ -85,10 +85,10 @@ describe('origin cooldown across poll, retry and fetchWithRetry', () => {
         if (!response.ok) throw new HttpError(response, `${server!.url}/outage`);
         return response.status;
       },
-      { env: clock.env },
+      { env: clock.env() },
     );
     await until(() => clock.pending() === 1);
-    const polled = poll(`${server.url}/job`, { isDone: () => true, env: clock.env });
+    const polled = poll(`${server.url}/job`, { isDone: () => true, env: clock.env() });
     await until(() => clock.pending() === 2);
     expect(paths()).toEqual(['/outage']);
     await clock.advance(10_000);
@@ -101,9 +101,9 @@ describe('origin cooldown across poll, retry and fetchWithRetry', () => {
   it('fetchWithRetry with cooldown: false announces nothing', async () => {
     server = await outageServer();
     const clock = virtualClock({ random: 0 });
-    const fetched = fetchWithRetry(`${server.url}/outage`, { retry: { env: clock.env, cooldown: false } });
+    const fetched = fetchWithRetry(`${server.url}/outage`, { retry: { env: clock.env(), cooldown: false } });
     await until(() => clock.pending() === 1);
-    await poll(`${server.url}/job`, { isDone: () => true, env: clock.env });
+    await poll(`${server.url}/job`, { isDone: () => true, env: clock.env() });
     expect(paths()).toEqual(['/outage', '/job']);
     await clock.advance(10_000);
     await fetched;

@@ -96,11 +96,11 @@ describe('origin cooldown', () => {
     const server = await outageServer(503, '10');
     const clock = virtualClock({ random: 0.5 });
     const events: PollEvent[] = [];
-    const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env });
+    const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env() });
     await until(() => server.requests.length === 1, 'the 503');
     await until(() => clock.pending() === 1, 'the retry wait');
     const others = ['/b', '/c', '/d'].map((path) =>
-      poll<Job>(`${server.url}${path}`, { isDone, env: clock.env, onEvent: (e) => path === '/b' && events.push(e) }),
+      poll<Job>(`${server.url}${path}`, { isDone, env: clock.env(), onEvent: (e) => path === '/b' && events.push(e) }),
     );
     await until(() => clock.pending() === 4, 'three cooldown waits');
     expect(paths(server)).toEqual(['/outage']);
@@ -116,9 +116,9 @@ describe('origin cooldown', () => {
     const server = await outageServer(503, '120');
     const clock = virtualClock({ random: 1 });
     const events: PollEvent[] = [];
-    const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env });
+    const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env() });
     await until(() => clock.pending() === 1, 'the 503');
-    const capped = poll<Job>(`${server.url}/b`, { isDone, maxRetryAfter: 1000, env: clock.env, onEvent: (e) => events.push(e) });
+    const capped = poll<Job>(`${server.url}/b`, { isDone, maxRetryAfter: 1000, env: clock.env(), onEvent: (e) => events.push(e) });
     await until(() => clock.pending() === 2, 'the capped cooldown wait');
     expect(events).toEqual([{ type: 'cooldown', delay: 1200, at: clock.now() + 1200, origin: server.url }]);
     await clock.advance(1200);
@@ -132,9 +132,9 @@ describe('origin cooldown', () => {
     const server = await outageServer(503, '30');
     const clock = virtualClock({ random: 0 });
     let n = 0;
-    const steady = poll<Job>(`${server.url}/steady`, { isDone: () => ++n === 2, interval: 1000, env: clock.env });
+    const steady = poll<Job>(`${server.url}/steady`, { isDone: () => ++n === 2, interval: 1000, env: clock.env() });
     await until(() => server.requests.length === 1);
-    const outage = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env });
+    const outage = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env() });
     await until(() => server.requests.length === 2 && clock.pending() === 2);
     await clock.advance(1000); // the steady poller's interval ends inside the cooldown
     await until(() => clock.pending() === 2);
@@ -147,13 +147,13 @@ describe('origin cooldown', () => {
   it('cooldown: false neither waits for a cooldown nor announces one', async () => {
     const server = await outageServer(503, '10');
     const clock = virtualClock();
-    const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env, cooldown: false });
+    const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env(), cooldown: false });
     await until(() => server.requests.length === 1 && clock.pending() === 1);
-    await poll<Job>(`${server.url}/b`, { isDone, env: clock.env }); // nothing announced: goes at once
+    await poll<Job>(`${server.url}/b`, { isDone, env: clock.env() }); // nothing announced: goes at once
     const other = await outageServer(503, '10');
-    const quiet = poll<Job>(`${other.url}/outage`, { isDone, env: clock.env });
+    const quiet = poll<Job>(`${other.url}/outage`, { isDone, env: clock.env() });
     await until(() => other.requests.length === 1);
-    await poll<Job>(`${other.url}/b`, { isDone, env: clock.env, cooldown: false }); // opted out: goes at once
+    await poll<Job>(`${other.url}/b`, { isDone, env: clock.env(), cooldown: false }); // opted out: goes at once
     expect(paths(other)).toEqual(['/outage', '/b']);
     await clock.advance(12_000);
     await Promise.all([first, quiet]);
@@ -163,9 +163,9 @@ describe('origin cooldown', () => {
     for (const [status, header] of [[500, '10'], [503, 'soon'], [503, '0']] as const) {
       const server = await outageServer(status, header);
       const clock = virtualClock();
-      const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env, backoff: () => 0 });
+      const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env(), backoff: () => 0 });
       await until(() => server.requests.length >= 1);
-      await poll<Job>(`${server.url}/b`, { isDone, env: clock.env });
+      await poll<Job>(`${server.url}/b`, { isDone, env: clock.env() });
       expect(paths(server)).toContain('/b');
       await clock.advance(20_000);
       await first;
@@ -173,9 +173,9 @@ describe('origin cooldown', () => {
     const hot = await outageServer(503, '10');
     const cold = await outageServer();
     const clock = virtualClock();
-    const first = poll<Job>(`${hot.url}/outage`, { isDone, env: clock.env });
+    const first = poll<Job>(`${hot.url}/outage`, { isDone, env: clock.env() });
     await until(() => hot.requests.length === 1 && clock.pending() === 1);
-    await poll<Job>(`${cold.url}/b`, { isDone, env: clock.env });
+    await poll<Job>(`${cold.url}/b`, { isDone, env: clock.env() });
     expect(paths(cold)).toEqual(['/b']);
     await clock.advance(12_000);
     await first;
@@ -184,12 +184,12 @@ describe('origin cooldown', () => {
   it('a 429 with Retry-After cools only its route (origin and path): another path of the origin goes at once', async () => {
     const server = await outageServer(429, '10');
     const clock = virtualClock({ random: 0 });
-    const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env });
+    const first = poll<Job>(`${server.url}/outage`, { isDone, env: clock.env() });
     await until(() => server.requests.length === 1 && clock.pending() === 1, 'the 429 and its retry wait');
-    await poll<Job>(`${server.url}/b`, { isDone, env: clock.env }); // another route: not held
+    await poll<Job>(`${server.url}/b`, { isDone, env: clock.env() }); // another route: not held
     expect(paths(server)).toEqual(['/outage', '/b']);
     const events: PollEvent[] = [];
-    const same = poll<Job>(`${server.url}/outage?again`, { isDone, env: clock.env, onEvent: (e) => events.push(e) }); // the same route
+    const same = poll<Job>(`${server.url}/outage?again`, { isDone, env: clock.env(), onEvent: (e) => events.push(e) }); // the same route
     await until(() => clock.pending() === 2, 'the cooldown wait of the same route');
     expect(events).toEqual([{ type: 'cooldown', delay: 10_000, at: clock.now() + 10_000, origin: server.url }]);
     expect(paths(server)).toEqual(['/outage', '/b']);
@@ -203,10 +203,10 @@ describe('origin cooldown', () => {
     const clock = virtualClock({ random: 0 });
     const page = switchable(false);
     const visibility = { hidden: page.is, subscribe: page.subscribe };
-    const first = poll<Job>(`${server.url}/outage`, { isDone, env: { ...clock.env, visibility } });
+    const first = poll<Job>(`${server.url}/outage`, { isDone, env: { ...clock.env(), visibility } });
     await until(() => clock.pending() === 1);
     const events: PollEvent[] = [];
-    const second = poll<Job>(`${server.url}/b`, { isDone, env: { ...clock.env, visibility }, onEvent: (e) => events.push(e) });
+    const second = poll<Job>(`${server.url}/b`, { isDone, env: { ...clock.env(), visibility }, onEvent: (e) => events.push(e) });
     await until(() => clock.pending() === 2);
     page.set(true);
     page.set(false);

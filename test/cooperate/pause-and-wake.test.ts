@@ -28,7 +28,7 @@ function world() {
   const offline = switchable(false);
   const blurred = switchable(false);
   const env = {
-    ...clock.env,
+    ...clock.env(),
     visibility: { hidden: hidden.is, subscribe: hidden.subscribe },
     online: { offline: offline.is, subscribe: offline.subscribe },
   };

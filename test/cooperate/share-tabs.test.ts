@@ -48,7 +48,7 @@ describe('shareTabs() with Web Locks and BroadcastChannel', () => {
     const other = channelOf(url);
     other.onmessage = (event: MessageEvent) => void heard.push(event.data);
     const events: PollEvent[] = [];
-    const result = poll<Tick>(url, { use: [shareTabs()], interval: 1000, env: clock.env, isDone: (t) => t.n >= 2, onEvent: (e) => events.push(e) });
+    const result = poll<Tick>(url, { use: [shareTabs()], interval: 1000, env: clock.env(), isDone: (t) => t.n >= 2, onEvent: (e) => events.push(e) });
     await untilWithTimers(clock, () => server!.requests.length === 1 && clock.pending() === 1, 'the first request');
     await clock.advance(1000);
     expect(await result).toEqual({ n: 2 });
@@ -76,7 +76,7 @@ describe('shareTabs() with Web Locks and BroadcastChannel', () => {
     const result = poll<Tick>(url, {
       use: [shareTabs()],
       interval: 1000,
-      env: clock.env,
+      env: clock.env(),
       isDone: (t) => t.n === 1,
       onUpdate: (t) => void updates.push(t.n),
       onEvent: (e) => events.push(e),

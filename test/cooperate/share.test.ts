@@ -30,7 +30,7 @@ describe('share()', () => {
     const clock = virtualClock();
     const seen: number[][] = [[], [], [], [], []];
     const results = [1, 2, 3, 4, 5].map((last, i) =>
-      poll<Tick>(`${server!.url}/job`, { use: [share()], interval: 1000, env: clock.env, isDone: (t) => t.n >= last, onUpdate: (t) => void seen[i]!.push(t.n) }),
+      poll<Tick>(`${server!.url}/job`, { use: [share()], interval: 1000, env: clock.env(), isDone: (t) => t.n >= last, onUpdate: (t) => void seen[i]!.push(t.n) }),
     );
     for (let round = 1; round < 5; round += 1) {
       await until(() => server!.requests.length === round && clock.pending() === 1, `request ${round}`);
@@ -87,7 +87,7 @@ describe('share()', () => {
     const clock = virtualClock();
     const a = new AbortController();
     const b = new AbortController();
-    const options = { use: [share()], interval: 1000, env: clock.env } as const;
+    const options = { use: [share()], interval: 1000, env: clock.env() } as const;
     const first = poll<Tick>(`${server.url}/job`, { ...options, signal: a.signal });
     const second = poll<Tick>(`${server.url}/job`, { ...options, signal: b.signal });
     await until(() => server!.requests.length === 1 && clock.pending() === 1);
@@ -105,7 +105,7 @@ describe('share()', () => {
   it("a caller whose onUpdate or onEvent throws is rejected with that error alone; the others keep polling", async () => {
     server = await counting();
     const clock = virtualClock();
-    const options = { use: [share()], interval: 1000, env: clock.env } as const;
+    const options = { use: [share()], interval: 1000, env: clock.env() } as const;
     const badUpdate = poll<Tick>(`${server.url}/job`, {
       ...options,
       onUpdate: (t) => {
@@ -134,11 +134,11 @@ describe('share()', () => {
   it('a caller joining a running loop gets its latest body at once, and events', async () => {
     server = await counting();
     const clock = virtualClock();
-    const first = poll<Tick>(`${server.url}/job`, { use: [share()], interval: 1000, env: clock.env, isDone: (t) => t.n >= 2 });
+    const first = poll<Tick>(`${server.url}/job`, { use: [share()], interval: 1000, env: clock.env(), isDone: (t) => t.n >= 2 });
     await until(() => server!.requests.length === 1 && clock.pending() === 1);
     const updates: number[] = [];
     const events: PollEvent[] = [];
-    const late = poll<Tick>(`${server.url}/job`, { use: [share()], env: clock.env, isDone: (t) => t.n >= 2, onUpdate: (t) => void updates.push(t.n), onEvent: (e) => events.push(e) });
+    const late = poll<Tick>(`${server.url}/job`, { use: [share()], env: clock.env(), isDone: (t) => t.n >= 2, onUpdate: (t) => void updates.push(t.n), onEvent: (e) => events.push(e) });
     expect(updates).toEqual([1]);
     await clock.advance(1000);
     await Promise.all([first, late]);
@@ -150,7 +150,7 @@ describe('share()', () => {
   it('a late caller whose isDone accepts the latest body resolves without a request', async () => {
     server = await counting();
     const clock = virtualClock();
-    const first = poll<Tick>(`${server.url}/job`, { use: [share()], interval: 1000, env: clock.env, isDone: (t) => t.n >= 3 });
+    const first = poll<Tick>(`${server.url}/job`, { use: [share()], interval: 1000, env: clock.env(), isDone: (t) => t.n >= 3 });
     await until(() => server!.requests.length === 1 && clock.pending() === 1);
     expect(await poll<Tick>(`${server.url}/job`, { use: [share()], isDone: () => true })).toEqual({ n: 1 });
     expect(server.requests).toHaveLength(1);
@@ -177,8 +177,8 @@ describe('share()', () => {
   it("each caller's timeout rejects only that caller", async () => {
     server = await counting();
     const clock = virtualClock();
-    const short = poll<Tick>(`${server.url}/job`, { use: [share()], interval: 1000, timeout: 1500, env: clock.env }).catch((e: unknown) => e);
-    const long = poll<Tick>(`${server.url}/job`, { use: [share()], env: clock.env, isDone: (t) => t.n >= 3 });
+    const short = poll<Tick>(`${server.url}/job`, { use: [share()], interval: 1000, timeout: 1500, env: clock.env() }).catch((e: unknown) => e);
+    const long = poll<Tick>(`${server.url}/job`, { use: [share()], env: clock.env(), isDone: (t) => t.n >= 3 });
     await until(() => server!.requests.length === 1 && clock.pending() === 2);
     await clock.advance(1000);
     await until(() => server!.requests.length === 2 && clock.pending() === 2);
@@ -192,7 +192,7 @@ describe('share()', () => {
     expect((globalThis as { navigator?: { locks?: unknown } }).navigator?.locks).toBeUndefined();
     server = await counting();
     const clock = virtualClock();
-    const results = [2, 2, 2].map((last) => poll<Tick>(`${server!.url}/job`, { use: [shareTabs()], interval: 1000, env: clock.env, isDone: (t) => t.n >= last }));
+    const results = [2, 2, 2].map((last) => poll<Tick>(`${server!.url}/job`, { use: [shareTabs()], interval: 1000, env: clock.env(), isDone: (t) => t.n >= last }));
     await until(() => server!.requests.length === 1 && clock.pending() === 1);
     await clock.advance(1000);
     await Promise.all(results);

@@ -29,7 +29,7 @@ function tab(
   const roles: string[] = [];
   const received: number[] = [];
   let counter = 0;
-  const env = resolveEnvironment({ ...clock.env, visibility: { hidden: hidden.is, subscribe: hidden.subscribe } });
+  const env = resolveEnvironment({ ...clock.env(), visibility: { hidden: hidden.is, subscribe: hidden.subscribe } });
   const share: TabShare<number> = {
     name: `poll-${names}`,
     env,

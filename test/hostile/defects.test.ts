@@ -52,7 +52,7 @@ describe('#6 fetchWithRetry: signal, timeout and attemptTimeout follow the body 
   it('a body read to the end lets go of the signal and the timers', async () => {
     server = await startServer(scripted([json(200, { ok: true })]));
     const controller = new AbortController();
-    const { env, pending } = recordingEnv({ scale: 1 });
+    const { env, pending } = recordingEnv({ auto: false });
     const response = await fetchWithRetry(server.url, { signal: controller.signal, retry: { timeout: 10_000, env } });
     expect(pending()).toBe(1);
     expect(await response.json()).toEqual({ ok: true });

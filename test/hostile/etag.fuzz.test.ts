@@ -11,7 +11,8 @@ import { FC_RUNS } from '../property/runs.js';
 // both sides. The server's If-None-Match evaluation must agree with a small
 // model of RFC 9110 §13.1.2 for any value a Headers object accepts (a
 // malformed one is a plain 200, never a throw), and the client must echo the
-// last 2xx ETag verbatim, whatever bytes it holds, over real HTTP.
+// last 2xx ETag verbatim, whatever bytes it holds, over real HTTP. Fields
+// run up to 100 KB, on both sides of the 64 KiB the server reads at most.
 
 // ---- A reference model of RFC 9110: If-None-Match = "*" / #entity-tag, weak comparison. ----
 const OWS = /^[ \t]+|[ \t]+$/g;
@@ -22,9 +23,12 @@ const ENTITY_TAG = /^(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
 const trimsTooMuch = (field: string): boolean => field.trim() !== trimOWS(field);
 const opaque = (tag: string): string => (tag.startsWith('W/') ? tag.slice(2) : tag);
 
-/** Whether `field` matches `etag`: `*` alone, or a well-formed list (empty elements allowed) naming it. */
+/** Past this length a field is malformed unread (RFC 9110 §5.4 lets a server refuse what it will not process). */
+const MAX_FIELD_LENGTH = 65_536;
+
+/** Whether `field` matches `etag`: `*` alone, or a well-formed list (empty elements allowed) naming it, of at most 64 KiB. */
 function modelMatches(field: string | null, etag: string): boolean {
-  if (field === null) return false;
+  if (field === null || field.length > MAX_FIELD_LENGTH) return false;
   const value = trimOWS(field);
   if (value === '*') return true;
   const elements: string[] = [];

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError, ParseError, PollGaveUpError, isTimeoutError, poll, type PollEvent } from '../../src/index.js';
-import { recordingEnv } from '../helpers/env.js';
+import { realTimersEnv, recordingEnv } from '../helpers/env.js';
 import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 import { startRawServer, type RawServer } from './raw-server.js';
 
@@ -29,7 +29,8 @@ async function eventually(check: () => boolean): Promise<void> {
 async function hostilePoll(url: string, options: Parameters<typeof poll>[1] & { scale?: number } = {}) {
   const { scale = 1, ...rest } = options;
   const controller = new AbortController();
-  const { env, delays, pending } = recordingEnv({ random: 0, scale });
+  // scale 1: real timers, racing the server's real latency; scale 0: the virtual clock, every wait ended at once.
+  const { env, delays, pending } = scale === 0 ? recordingEnv({ random: 0 }) : realTimersEnv({ random: 0 });
   const events: PollEvent[] = [];
   const error = await poll(url, { env, signal: controller.signal, onEvent: (e) => events.push(e), ...rest }).then(
     (value) => ({ resolved: value }),

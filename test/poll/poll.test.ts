@@ -263,7 +263,7 @@ describe('poll: abort and deadlines', () => {
   it('rejects with signal.reason during a sleep, leaving no timer and no listener', async () => {
     server = await startServer(scripted([json(200, { status: 'running' })]));
     const controller = new AbortController();
-    const { env, pending } = recordingEnv({ scale: 1 });
+    const { env, pending } = recordingEnv({ auto: false });
     const promise = poll(server.url, { signal: controller.signal, interval: 60_000, env, onEvent: (e) => e.type === 'wait' && controller.abort() });
     await expect(promise).rejects.toMatchObject({ name: 'AbortError' });
     expect(pending()).toBe(0);
@@ -282,7 +282,7 @@ describe('poll: abort and deadlines', () => {
     server = await startServer(scripted([json(200, { status: 'running' })]));
     const controller = new AbortController();
     const reason = new Error('stop via init');
-    const { env, pending } = recordingEnv({ scale: 1 });
+    const { env, pending } = recordingEnv({ auto: false });
     const promise = poll(server.url, { init: { signal: controller.signal }, interval: 60_000, env, onEvent: (e) => e.type === 'wait' && controller.abort(reason) });
     await expect(promise).rejects.toBe(reason);
     expect(server.requests).toHaveLength(1);
@@ -309,7 +309,7 @@ describe('poll: abort and deadlines', () => {
     expect(server.requests).toHaveLength(0);
     const outer = new AbortController();
     const inner = new AbortController();
-    const promise = poll(server.url, { signal: outer.signal, init: { signal: inner.signal }, interval: 60_000, env: recordingEnv({ scale: 1 }).env });
+    const promise = poll(server.url, { signal: outer.signal, init: { signal: inner.signal }, interval: 60_000, env: recordingEnv({ auto: false }).env });
     await new Promise((r) => setTimeout(r, 50));
     outer.abort(reason);
     await expect(promise).rejects.toBe(reason);
@@ -334,7 +334,7 @@ describe('poll: abort and deadlines', () => {
   it('a deadline met after a recovery carries no stale failure as its cause', async () => {
     server = await startServer(scripted([json(500, {}), json(200, { status: 'running' })]));
     const clock = virtualClock();
-    const settled = poll(server.url, { timeout: 5000, interval: 3000, backoff: () => 0, env: clock.env }).catch((e: unknown) => e);
+    const settled = poll(server.url, { timeout: 5000, interval: 3000, backoff: () => 0, env: clock.env() }).catch((e: unknown) => e);
     await until(() => server!.requests.length === 1 && clock.pending() === 2, 'the retry wait');
     await clock.advance(3000);
     const error = (await settled) as DOMException & { cause: unknown };
@@ -346,7 +346,7 @@ describe('poll: abort and deadlines', () => {
 
   it('timeout does not start a wait that would end after the deadline, and carries the last failure', async () => {
     server = await startServer(scripted([json(503, {}, { 'retry-after': '60' })]));
-    const { env, delays } = recordingEnv({ scale: 1 });
+    const { env, delays } = recordingEnv({ auto: false });
     const started = Date.now();
     const error = (await poll(server.url, { timeout: 5000, env }).catch((e: unknown) => e)) as DOMException & { cause: unknown };
     expect(Date.now() - started).toBeLessThan(1000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fetchWithRetry, HttpError, retry } from '../../src/index.js';
-import { countingController, runVirtual, T0, VirtualClock, VirtualPage, virtualEnv } from './virtual-world.js';
+import { countingController, runVirtual, T0, VirtualPage, virtualClock, virtualEnv } from './virtual-world.js';
 
 // Found by the retry properties: once an origin is cooling down (a 503 with
 // Retry-After), waiting out that cooldown must not count against the next
@@ -11,7 +11,7 @@ const busy = (url: string): HttpError => new HttpError(new Response(null, { stat
 
 describe('origin cooldown and attemptTimeout', () => {
   it('retry: a call made during a 60 s cooldown waits it out, then runs fn within its attemptTimeout', async () => {
-    const clock = new VirtualClock();
+    const clock = virtualClock();
     const env = virtualEnv(clock, new VirtualPage(clock), () => 0);
     const url = 'http://cooled-retry.test/x';
     // Call A cools the origin for 60 s, then gives up.
@@ -24,7 +24,7 @@ describe('origin cooldown and attemptTimeout', () => {
       clock,
       retry(
         async () => {
-          calls.push(clock.now);
+          calls.push(clock.now());
           if (calls.length === 1) throw new HttpError(new Response(null, { status: 500 }), url);
           return 'ok';
         },
@@ -34,15 +34,15 @@ describe('origin cooldown and attemptTimeout', () => {
     expect(second).toMatchObject({ ok: true, value: 'ok' });
     expect(calls).toHaveLength(2);
     expect(calls[1]).toBeGreaterThanOrEqual(T0 + 60_000);
-    expect([clock.pendingEnv(), listeners()]).toEqual([0, 0]);
+    expect([clock.pending('env'), listeners()]).toEqual([0, 0]);
   });
 
   it('fetchWithRetry: a call made during a 60 s cooldown sends its request after it, not a TimeoutError with nothing sent', async () => {
-    const clock = new VirtualClock();
+    const clock = virtualClock();
     const env = virtualEnv(clock, new VirtualPage(clock), () => 0);
     const sent: number[] = [];
     const fetchImpl = (async () => {
-      sent.push(clock.now);
+      sent.push(clock.now());
       return sent.length === 1 ? new Response(null, { status: 503, headers: { 'retry-after': '60' } }) : new Response('{}', { status: 200 });
     }) as typeof fetch;
     const url = 'http://cooled-fetch.test/x';
@@ -53,8 +53,8 @@ describe('origin cooldown and attemptTimeout', () => {
     expect(sent).toHaveLength(2);
     expect(sent[1]).toBeGreaterThanOrEqual(T0 + 60_000);
     // The attempt's timer follows the body until it is read, as fetch's signal does.
-    expect(clock.pendingEnv()).toBe(1);
+    expect(clock.pending('env')).toBe(1);
     if (second?.ok) await second.value.text();
-    expect(clock.pendingEnv()).toBe(0);
+    expect(clock.pending('env')).toBe(0);
   });
 });

@@ -2,9 +2,10 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { poll } from '../../src/index.js';
+import type { VirtualClock } from '../../src/testing/index.js';
 import { FC_RUNS, watchUnhandled } from './runs.js';
 import { answerArb, scriptedFetch } from './scripted-server.js';
-import { countingController, runVirtual, T0, VirtualClock, VirtualPage } from './virtual-world.js';
+import { countingController, runVirtual, T0, VirtualPage, virtualClock } from './virtual-world.js';
 
 // The default environment reads the real `document` and `window`: whatever
 // the schedule of hide/show/focus/online events and aborts, poll leaves no
@@ -50,6 +51,8 @@ function setHidden(hidden: boolean): void {
 const unhandled = watchUnhandled();
 afterAll(() => unhandled.stop());
 let caseNumber = 0;
+/** The clock's timers and randomness (0.5) without its always-visible page: visibility and online stay pollite's defaults, the real document and window. */
+const clockOnly = ({ visibility: _, ...clock }: ReturnType<VirtualClock['env']>) => clock;
 
 describe('poll with the real document and window (jsdom)', () => {
   it(`leaves no listener on document or window, whatever the schedule (${FC_RUNS} runs)`, async () => {
@@ -61,22 +64,22 @@ describe('poll with the real document and window (jsdom)', () => {
         fc.constantFrom('focus', 'blur', 'online', 'offline'),
         async (script, spells, abortAt, windowEvent) => {
           setHidden(false);
-          const clock = new VirtualClock();
+          const clock = virtualClock();
           const server = scriptedFetch(clock, new VirtualPage(clock), script);
           const { controller, listeners } = countingController();
           const sentHidden: boolean[] = [];
           for (const [start, length] of spells) {
-            clock.add(() => setHidden(true), start, 'world');
-            clock.add(() => window.dispatchEvent(new Event(windowEvent)), start + 1, 'world');
-            clock.add(() => setHidden(false), start + length, 'world');
+            clock.setTimeout(() => setHidden(true), start);
+            clock.setTimeout(() => window.dispatchEvent(new Event(windowEvent)), start + 1);
+            clock.setTimeout(() => setHidden(false), start + length);
           }
-          if (abortAt !== undefined) clock.add(() => controller.abort(new Error('stop')), abortAt, 'world');
+          if (abortAt !== undefined) clock.setTimeout(() => controller.abort(new Error('stop')), abortAt);
           const running = poll<{ done: boolean }>(`http://doc-${caseNumber++}.test/job`, {
             fetch: ((input: RequestInfo | URL, init?: RequestInit) => {
               sentHidden.push(document.visibilityState === 'hidden');
               return server.fetch(input, init);
             }) as typeof fetch,
-            env: { now: () => clock.now, setTimeout: (cb, ms) => clock.add(cb, ms, 'env'), clearTimeout: (h) => clock.clear(h), random: () => 0.5 },
+            env: clockOnly(clock.env()),
             signal: controller.signal,
             interval: 100,
             retries: 2,
@@ -89,12 +92,12 @@ describe('poll with the real document and window (jsdom)', () => {
             controller.abort(new Error('stop'));
             await runVirtual(clock, running);
           }
-          expect(clock.pendingEnv(), 'timers left').toBe(0);
+          expect(clock.pending('env'), 'timers left').toBe(0);
           expect(listeners(), 'signal listeners left').toBe(0);
           expect(listenerCount(), `listeners left on document/window: ${[...live.values()].map((k) => [...k]).flat().join(', ')}`).toBe(0);
           expect(sentHidden.includes(true), 'a request went out while the document was hidden').toBe(false);
           expect(unhandled.seen).toEqual([]);
-          expect(clock.now).toBeGreaterThanOrEqual(T0);
+          expect(clock.now()).toBeGreaterThanOrEqual(T0);
         },
       ),
       { numRuns: FC_RUNS },

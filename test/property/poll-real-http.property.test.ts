@@ -96,7 +96,7 @@ describe('poll over real HTTP, generated servers', () => {
         const state: CaseState = { script, seen: [], inFlight: 0, maxInFlight: 0 };
         cases.set(path, state);
         const controller = new AbortController();
-        const { env, pending } = recordingEnv({ scale: 0 });
+        const { env, pending } = recordingEnv();
         const outcome = await poll<{ done: boolean; n: number }>(`${base}${path}`, {
           env,
           signal: controller.signal,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHttpError, isParseError, isPollGaveUpError, isTimeoutError, poll, type PollEvent } from '../../src/index.js';
 import { FC_RUNS, watchUnhandled } from './runs.js';
 import { answerArb, modelRun, scriptedFetch, subSecond, verdict, type Answer } from './scripted-server.js';
-import { countingController, flush, runVirtual, T0, VirtualClock, VirtualPage, virtualEnv } from './virtual-world.js';
+import { countingController, flush, runVirtual, T0, VirtualPage, virtualClock, virtualEnv } from './virtual-world.js';
 
 // Model-based: generated server scripts, options and interruptions drive the
 // real `poll` in virtual time; every run is checked against the spec's model
@@ -41,7 +41,7 @@ afterAll(() => unhandled.stop());
 
 /** Runs one generated case and checks every invariant; throws (via expect) on the first broken one. */
 async function checkCase(script: Answer[], options: Options, interruptions: Interruptions): Promise<void> {
-  const clock = new VirtualClock();
+  const clock = virtualClock();
   const page = new VirtualPage(clock);
   page.hidden = interruptions.hiddenAtStart;
   const server = scriptedFetch(clock, page, script);
@@ -51,11 +51,11 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
   const updates: unknown[] = [];
 
   // The world's own timers: abort and visibility flips. A page hidden at the start is shown at 30 s.
-  if (interruptions.abortAt !== undefined) clock.add(() => controller.abort(reason), interruptions.abortAt, 'world');
-  if (interruptions.hiddenAtStart) clock.add(() => page.set(false), 30_000, 'world');
+  if (interruptions.abortAt !== undefined) clock.setTimeout(() => controller.abort(reason), interruptions.abortAt);
+  if (interruptions.hiddenAtStart) clock.setTimeout(() => page.set(false), 30_000);
   for (const [start, length] of interruptions.spells) {
-    clock.add(() => page.set(true), start, 'world');
-    clock.add(() => page.set(false), start + length, 'world');
+    clock.setTimeout(() => page.set(true), start);
+    clock.setTimeout(() => page.set(false), start + length);
   }
 
   const running = poll<{ done: boolean; n: number }>(`http://case-${caseNumber++}.test/job`, {
@@ -84,20 +84,20 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
     controller.abort(reason);
     const ended = await runVirtual(clock, running);
     expect(ended && !ended.ok && ended.error, 'abort ends a stalled read').toBe(reason);
-    expect([clock.pendingEnv(), listeners(), page.listeners()]).toEqual([0, 0, 0]);
+    expect([clock.pending('env'), listeners(), page.listeners()]).toEqual([0, 0, 0]);
     return;
   }
   const aborted = controller.signal.aborted;
 
   // After settling: nothing pending, nothing attached, and nothing sent ever again.
-  expect(clock.pendingEnv(), 'timers left after settle').toBe(0);
+  expect(clock.pending('env'), 'timers left after settle').toBe(0);
   expect(listeners(), 'listeners left on the signal').toBe(0);
   expect(page.listeners(), 'visibility listeners left').toBe(0);
   const sentAtSettle = server.log.length;
   while (clock.step()) await flush();
   await flush();
   expect(server.log.length, 'requests after settle').toBe(sentAtSettle);
-  expect(clock.pendingEnv()).toBe(0);
+  expect(clock.pending('env')).toBe(0);
 
   // Never two requests in flight; none sent while hidden; If-None-Match carries the last ETag.
   expect(server.inFlight.max).toBeLessThanOrEqual(1);
@@ -179,7 +179,7 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
     }
   }
   // No wait pollite asked for is negative or non-finite.
-  for (const ms of clock.requested) expect(Number.isFinite(ms) && ms >= 0, `timer of ${ms} ms`).toBe(true);
+  for (const ms of clock.delays) expect(Number.isFinite(ms) && ms >= 0, `timer of ${ms} ms`).toBe(true);
   expect(unhandled.seen, 'unhandled rejections').toEqual([]);
 }
 

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fetchWithRetry, HttpError, isTimeoutError, retry } from '../../src/index.js';
+import type { VirtualClock, VirtualTimer } from '../../src/testing/index.js';
 import { FC_RUNS, watchUnhandled } from './runs.js';
 import { answerArb, retryAfterArb, scriptedFetch, type Answer, type RetryAfterForm } from './scripted-server.js';
-import { countingController, flush, runVirtual, T0, VirtualClock, VirtualPage, virtualEnv, type Settled } from './virtual-world.js';
+import { countingController, flush, runVirtual, T0, VirtualPage, virtualClock, virtualEnv, type Settled } from './virtual-world.js';
 
 // Model-based tests of `retry` and `fetchWithRetry` in virtual time, against
 // the spec: every retryable failure counts (Retry-After included), at most
@@ -35,7 +36,7 @@ async function settleAndCheck<T>(clock: VirtualClock, running: Promise<T>, liste
     async after() {
       // A response's body holds the call's signal and deadlines until it is read or cancelled, as with fetch.
       if (settled.ok && settled.value instanceof Response) await settled.value.body?.cancel();
-      expect(clock.pendingEnv(), 'timers left after settle').toBe(0);
+      expect(clock.pending('env'), 'timers left after settle').toBe(0);
       expect(listeners(), 'listeners left on the signal').toBe(0);
       const callsAtSettle = calls();
       while (clock.step()) await flush();
@@ -91,12 +92,12 @@ describe('fetchWithRetry, model-based (virtual time, modelled server)', () => {
   it(`matches the spec on generated servers and interruptions (${FC_RUNS} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(answerArb, { maxLength: 8 }), optionsArb, async (script, options) => {
-        const clock = new VirtualClock();
+        const clock = virtualClock();
         const page = new VirtualPage(clock);
         const server = scriptedFetch(clock, page, script);
         const { controller, listeners } = countingController();
         const reason = new Error('aborted by the test');
-        if (options.abortAt !== undefined) clock.add(() => controller.abort(reason), options.abortAt, 'world');
+        if (options.abortAt !== undefined) clock.setTimeout(() => controller.abort(reason), options.abortAt);
         const run = fetchWithRetry(`http://fwr-${caseNumber++}.test/orders`, {
           signal: controller.signal,
           retry: {
@@ -171,11 +172,11 @@ describe('retry, model-based (virtual time, scripted attempts)', () => {
   it(`counts, paces, stops and cleans up as specified (${FC_RUNS} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(stepArb, { maxLength: 8 }), optionsArb, async (script, options: Options) => {
-        const clock = new VirtualClock();
+        const clock = virtualClock();
         const page = new VirtualPage(clock);
         const { controller, listeners } = countingController();
         const reason = new Error('aborted by the test');
-        if (options.abortAt !== undefined) clock.add(() => controller.abort(reason), options.abortAt, 'world');
+        if (options.abortAt !== undefined) clock.setTimeout(() => controller.abort(reason), options.abortAt);
         caseNumber += 1;
         const calls: Array<{ at: number; endedAt?: number; step: Step; retryAfterMs: number | null }> = [];
         let inFlight = 0;
@@ -184,25 +185,25 @@ describe('retry, model-based (virtual time, scripted attempts)', () => {
         const run = retry(
           ({ signal }) => {
             const step = script[calls.length] ?? ({ kind: 'ok', latency: 5 } as Step);
-            const call: (typeof calls)[number] = { at: clock.now, step, retryAfterMs: null };
+            const call: (typeof calls)[number] = { at: clock.now(), step, retryAfterMs: null };
             calls.push(call);
             inFlight += 1;
             maxInFlight = Math.max(maxInFlight, inFlight);
             return new Promise<string>((resolve, reject) => {
-              const timers: number[] = [];
+              const timers: VirtualTimer[] = [];
               const end = (): void => {
                 inFlight -= 1;
-                call.endedAt = clock.now;
+                call.endedAt = clock.now();
                 signal.removeEventListener('abort', onAbort);
               };
               const onAbort = (): void => {
-                for (const timer of timers) clock.clear(timer);
+                for (const timer of timers) clock.clearTimeout(timer);
                 end();
                 reject(signal.reason);
               };
               signal.addEventListener('abort', onAbort, { once: true });
               if (step.kind === 'hang') return;
-              timers.push(clock.add(
+              timers.push(clock.setTimeout(
                 () => {
                   end();
                   if (step.kind === 'ok') return resolve(`value ${calls.length - 1}`);
@@ -215,8 +216,8 @@ describe('retry, model-based (virtual time, scripted attempts)', () => {
                     if (form.form === 'seconds') [header, call.retryAfterMs] = [String(form.seconds), form.seconds * 1000];
                     if (form.form === 'garbage') header = form.text;
                     if (form.form === 'date') {
-                      const at = Math.floor(clock.now / 1000) * 1000 + form.offsetSeconds * 1000;
-                      [header, call.retryAfterMs] = [new Date(at).toUTCString(), Math.max(0, at - clock.now)];
+                      const at = Math.floor(clock.now() / 1000) * 1000 + form.offsetSeconds * 1000;
+                      [header, call.retryAfterMs] = [new Date(at).toUTCString(), Math.max(0, at - clock.now())];
                     }
                     error = new HttpError(new Response(null, { status: step.status, headers: header === null ? {} : { 'retry-after': header } }), `http://retry-${caseNumber}.test/`);
                   }
@@ -224,7 +225,6 @@ describe('retry, model-based (virtual time, scripted attempts)', () => {
                   reject(error);
                 },
                 step.latency,
-                'world',
               ));
             });
           },

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import type { VirtualClock, VirtualPage } from './virtual-world.js';
+import type { VirtualClock } from '../../src/testing/index.js';
+import type { VirtualPage } from './virtual-world.js';
 
 /** How an answer's Retry-After header is written. */
 export type RetryAfterForm =
@@ -93,7 +94,7 @@ export function scriptedFetch(clock: VirtualClock, page: VirtualPage, script: An
     void input;
     const answer = script[log.length] ?? FINAL;
     const headers = new Headers(init?.headers);
-    const sent: SentRequest = { at: clock.now, ifNoneMatch: headers.get('if-none-match'), hiddenAtSend: page.hidden, answer, retryAfterMs: null };
+    const sent: SentRequest = { at: clock.now(), ifNoneMatch: headers.get('if-none-match'), hiddenAtSend: page.hidden, answer, retryAfterMs: null };
     const index = log.length;
     log.push(sent);
     inFlight.now += 1;
@@ -103,23 +104,23 @@ export function scriptedFetch(clock: VirtualClock, page: VirtualPage, script: An
       const finish = (end: SentRequest['end']): void => {
         inFlight.now -= 1;
         sent.end = end;
-        sent.endedAt = clock.now;
+        sent.endedAt = clock.now();
         signal?.removeEventListener('abort', onAbort);
       };
       const onAbort = (): void => {
-        clock.clear(timer);
+        clock.clearTimeout(timer);
         finish('aborted');
         reject(signal?.reason);
       };
       if (signal?.aborted) {
         inFlight.now -= 1;
         sent.end = 'aborted';
-        sent.endedAt = clock.now;
+        sent.endedAt = clock.now();
         reject(signal.reason);
         return;
       }
       signal?.addEventListener('abort', onAbort, { once: true });
-      const timer = clock.add(
+      const timer = clock.setTimeout(
         () => {
           if (answer.kind === 'drop') {
             finish('dropped');
@@ -127,10 +128,9 @@ export function scriptedFetch(clock: VirtualClock, page: VirtualPage, script: An
             return;
           }
           finish('response');
-          resolve(respond(answer, index, sent, clock.now));
+          resolve(respond(answer, index, sent, clock.now()));
         },
         answer.latency,
-        'world',
       );
     });
   };

@@ -1,4 +1,5 @@
 import type { Environment } from '../../src/index.js';
+import { VirtualClock } from '../../src/testing/index.js';
 
 /**
  * A virtual world for model-based tests: one clock shared by pollite's
@@ -11,52 +12,8 @@ import type { Environment } from '../../src/index.js';
 
 export const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 
-interface Timer {
-  at: number;
-  seq: number;
-  callback: () => void;
-  /** `env` timers belong to pollite; `world` ones to the scripted server and the test. */
-  owner: 'env' | 'world';
-}
-
-export class VirtualClock {
-  now = T0;
-  #seq = 0;
-  #timers = new Map<number, Timer>();
-  /** Every delay pollite asked `env.setTimeout` for, in order. */
-  readonly requested: number[] = [];
-
-  add(callback: () => void, ms: number, owner: Timer['owner']): number {
-    const id = ++this.#seq;
-    this.#timers.set(id, { at: this.now + Math.max(0, ms), seq: id, callback, owner });
-    return id;
-  }
-
-  clear(id: unknown): void {
-    this.#timers.delete(id as number);
-  }
-
-  /** pollite's timers still pending. */
-  pendingEnv(): number {
-    let count = 0;
-    for (const timer of this.#timers.values()) if (timer.owner === 'env') count += 1;
-    return count;
-  }
-
-  /** Fires the earliest timer (ties: first armed first); false when none is left. */
-  step(): boolean {
-    let next: [number, Timer] | undefined;
-    for (const entry of this.#timers) {
-      const [, timer] = entry;
-      if (!next || timer.at < next[1].at || (timer.at === next[1].at && timer.seq < next[1].seq)) next = entry;
-    }
-    if (!next) return false;
-    this.#timers.delete(next[0]);
-    this.now = Math.max(this.now, next[1].at);
-    next[1].callback();
-    return true;
-  }
-}
+/** pollite's virtual clock as the model-based tests use it: manual, starting at {@link T0}, recording every delay pollite asks for. */
+export const virtualClock = (): VirtualClock => new VirtualClock({ start: T0, recordDelays: true });
 
 /** A page whose visibility the test controls, counting subscribers. */
 export class VirtualPage {
@@ -79,7 +36,7 @@ export class VirtualPage {
   set(hidden: boolean): void {
     if (hidden === this.hidden) return;
     this.hidden = hidden;
-    this.changes.push({ at: this.clock.now, hidden });
+    this.changes.push({ at: this.clock.now(), hidden });
     for (const listener of [...this.#listeners]) listener();
   }
 
@@ -124,16 +81,7 @@ export function countingController(): { controller: AbortController; listeners: 
 
 /** The injected environment that runs pollite on `clock` and `page`. */
 export function virtualEnv(clock: VirtualClock, page: VirtualPage, random: () => number): Partial<Environment> {
-  return {
-    now: () => clock.now,
-    setTimeout: (callback, ms) => {
-      clock.requested.push(ms);
-      return clock.add(callback, ms, 'env');
-    },
-    clearTimeout: (handle) => clock.clear(handle),
-    random,
-    visibility: page.source,
-  };
+  return clock.env({ visibility: page.source, random });
 }
 
 /** Lets every pending promise reaction run (a macrotask turn drains the microtask queue). */
@@ -150,8 +98,8 @@ export type Settled<T> = { ok: true; value: T; at: number } | { ok: false; error
 export async function runVirtual<T>(clock: VirtualClock, promise: Promise<T>, maxSteps = 20_000): Promise<Settled<T> | undefined> {
   let settled: Settled<T> | undefined;
   promise.then(
-    (value) => (settled = { ok: true, value, at: clock.now }),
-    (error: unknown) => (settled = { ok: false, error, at: clock.now }),
+    (value) => (settled = { ok: true, value, at: clock.now() }),
+    (error: unknown) => (settled = { ok: false, error, at: clock.now() }),
   );
   for (let steps = 0; ; steps++) {
     await flush();

@@ -22,10 +22,10 @@ describe('server rendering', () => {
     server = await startServer(scripted([answer(200, { status: 'done' })]));
     const url = server.url;
     function JobStatus() {
-      const { status, data, attempt, nextAttemptAt } = usePoll<Job>(url, { isDone: () => true });
-      return <p>{`${status} ${data?.status ?? '-'} ${attempt} ${nextAttemptAt ?? '-'}`}</p>;
+      const { status, data, attempt, limit, nextAttemptAt, secondsLeft, paused } = usePoll<Job>(url, { isDone: () => true });
+      return <p>{`${status} ${data?.status ?? '-'} ${attempt} of ${limit} ${nextAttemptAt ?? '-'} ${secondsLeft ?? '-'} ${paused}`}</p>;
     }
-    expect(renderToString(<JobStatus />)).toBe('<p>idle - 0 -</p>');
+    expect(renderToString(<JobStatus />)).toBe('<p>idle - 0 of 9 - - false</p>');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.requests).toHaveLength(0);
   });
@@ -34,8 +34,8 @@ describe('server rendering', () => {
     server = await startServer(scripted([answer(200, { rows: 1 })]));
     const url = server.url;
     function Report() {
-      const { loading, data, attempt, maxAttempts } = useFetchWithRetry(url);
-      return <p>{`${loading ? 'loading' : 'ready'} ${String(data)} attempt ${attempt + 1} of ${maxAttempts}`}</p>;
+      const { status, data, attempt, limit } = useFetchWithRetry(url);
+      return <p>{`${status} ${String(data)} attempt ${attempt} of ${limit}`}</p>;
     }
     expect(renderToString(<Report />)).toBe('<p>loading undefined attempt 1 of 4</p>');
     await new Promise((resolve) => setTimeout(resolve, 50));

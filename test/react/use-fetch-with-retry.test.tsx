@@ -36,17 +36,17 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
     vi.spyOn(Math, 'random').mockReturnValue(0); // the default backoff's jitter: 500 ms, then 1000 ms
     server = await startServer(scripted([answer(503), answer(500), answer(200, { rows: 3 })]));
     const { result } = renderHook(() => useFetchWithRetry<Report>(`${server!.url}/report`));
-    expect(result.current).toMatchObject({ loading: true, attempt: 0, maxAttempts: 4, data: undefined, nextAttemptAt: undefined });
-    await until(() => result.current.attempt === 1);
-    expect(result.current.nextAttemptAt).toBe(Date.now() + 500);
+    expect(result.current).toMatchObject({ status: 'loading', loading: true, attempt: 1, limit: 4, data: undefined, nextAttemptAt: undefined });
+    await until(() => result.current.nextAttemptAt !== undefined);
+    expect(result.current).toMatchObject({ attempt: 1, nextAttemptAt: Date.now() + 500, secondsLeft: 1 });
     await advance(499);
     expect(server.requests).toHaveLength(1);
     await advance(1);
-    await until(() => result.current.attempt === 2);
+    await until(() => result.current.attempt === 2 && result.current.nextAttemptAt !== undefined);
     expect(result.current.nextAttemptAt).toBe(Date.now() + 1000);
     await advance(1000);
     await until(() => !result.current.loading);
-    expect(result.current).toMatchObject({ data: { rows: 3 }, error: undefined, attempt: 2, maxAttempts: 4, nextAttemptAt: undefined });
+    expect(result.current).toMatchObject({ status: 'done', data: { rows: 3 }, error: undefined, attempt: 3, limit: 4, nextAttemptAt: undefined });
     expect(paths(server.requests)).toEqual(['GET /report', 'GET /report', 'GET /report']);
   });
 
@@ -56,7 +56,7 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
     await until(() => !result.current.loading);
     expect(result.current.error).toBeInstanceOf(HttpError);
     expect((result.current.error as HttpError).status).toBe(status);
-    expect(result.current.attempt).toBe(0);
+    expect(result.current.attempt).toBe(1);
     await advance(60_000);
     expect(server.requests).toHaveLength(1);
   });
@@ -68,39 +68,40 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
     server = undefined;
     const calls: string[] = [];
     const { result } = renderHook(() => useFetchWithRetry(url, { retries: 2, backoff: () => 1000, fetch: countingFetch(calls) }));
-    await until(() => result.current.attempt === 1);
+    await until(() => result.current.nextAttemptAt !== undefined);
     await advance(1000);
-    await until(() => result.current.attempt === 2);
+    await until(() => result.current.attempt === 2 && result.current.nextAttemptAt !== undefined);
     await advance(1000);
     await until(() => !result.current.loading);
     expect(result.current.error).toBeInstanceOf(TypeError);
+    expect(result.current.attempt).toBe(3);
     expect(calls).toHaveLength(3);
   });
 
-  it('gives up after `retries` with the last response as an HttpError; retry() starts the count again at 0', async () => {
+  it('gives up after `retries` with the last response as an HttpError; retry() starts the count again at 1', async () => {
     server = await startServer(scripted([answer(503), answer(503), answer(503), answer(200, { rows: 1 })]));
     const { result } = renderHook(() => useFetchWithRetry<Report>(server!.url, { retries: 2, backoff: (n) => n * 1000 }));
-    await until(() => result.current.attempt === 1);
+    await until(() => result.current.nextAttemptAt !== undefined);
     await advance(1000);
-    await until(() => result.current.attempt === 2);
+    await until(() => result.current.attempt === 2 && result.current.nextAttemptAt !== undefined);
     await advance(1999);
     expect(server.requests).toHaveLength(2);
     await advance(1);
     await until(() => !result.current.loading);
     expect((result.current.error as HttpError).status).toBe(503);
-    expect(result.current).toMatchObject({ attempt: 2, maxAttempts: 3, nextAttemptAt: undefined });
+    expect(result.current).toMatchObject({ status: 'error', attempt: 3, limit: 3, nextAttemptAt: undefined });
     act(() => result.current.retry());
-    expect(result.current).toMatchObject({ loading: true, attempt: 0, error: undefined });
+    expect(result.current).toMatchObject({ loading: true, attempt: 1, error: undefined });
     await until(() => !result.current.loading);
-    expect(result.current).toMatchObject({ data: { rows: 1 }, attempt: 0, error: undefined });
+    expect(result.current).toMatchObject({ data: { rows: 1 }, attempt: 1, error: undefined });
     expect(server.requests).toHaveLength(4);
   });
 
   it('honours Retry-After in nextAttemptAt', async () => {
     server = await startServer(scripted([answer(429, {}, { 'retry-after': '3' }), answer(200, { rows: 2 })]));
     const { result } = renderHook(() => useFetchWithRetry<Report>(server!.url, { env: { random: () => 0 } }));
-    await until(() => result.current.attempt === 1);
-    expect(result.current.nextAttemptAt).toBe(Date.now() + 3000);
+    await until(() => result.current.nextAttemptAt !== undefined);
+    expect(result.current).toMatchObject({ attempt: 1, nextAttemptAt: Date.now() + 3000, secondsLeft: 3 });
     await advance(2999);
     expect(server.requests).toHaveLength(1);
     await advance(1);
@@ -114,18 +115,18 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
     const { result } = renderHook(() =>
       useFetchWithRetry<Report>(server!.url, { retries: 3, backoff: (n) => n * 10_000, onRetry: ({ delay }) => delays.push(delay) }),
     );
-    await until(() => result.current.attempt === 1);
+    await until(() => result.current.nextAttemptAt !== undefined);
     expect(result.current.nextAttemptAt).toBe(Date.now() + 10_000);
     act(() => result.current.retryNow());
-    await until(() => result.current.attempt === 2);
+    await until(() => result.current.attempt === 2 && result.current.nextAttemptAt !== undefined);
     expect(server.requests).toHaveLength(2);
     expect(result.current.nextAttemptAt).toBe(Date.now() + 20_000);
     await advance(20_000);
-    await until(() => result.current.attempt === 3);
+    await until(() => result.current.attempt === 3 && result.current.nextAttemptAt !== undefined);
     expect(result.current.nextAttemptAt).toBe(Date.now() + 30_000);
     act(() => result.current.retryNow());
     await until(() => !result.current.loading);
-    expect(result.current).toMatchObject({ data: { rows: 9 }, attempt: 3 });
+    expect(result.current).toMatchObject({ data: { rows: 9 }, attempt: 4 });
     expect(delays).toEqual([10_000, 20_000, 30_000]);
     expect(server.requests).toHaveLength(4);
   });
@@ -134,7 +135,7 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
     const aborted: SeenRequest[] = [];
     server = await startServer(scripted([answer(503), hold(aborted)]));
     const { result } = renderHook(() => useFetchWithRetry(server!.url, { retries: 1, backoff: () => 10_000 }));
-    await until(() => result.current.attempt === 1);
+    await until(() => result.current.nextAttemptAt !== undefined);
     act(() => result.current.retryNow());
     await until(() => server!.requests.length === 2);
     act(() => result.current.retryNow());
@@ -149,9 +150,9 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
     const { result } = renderHook(() =>
       useFetchWithRetry<Report>(server!.url, { init: { method: 'POST', body: '{}' }, idempotencyKey: true, backoff: () => 1000 }),
     );
-    await until(() => result.current.attempt === 1);
+    await until(() => result.current.nextAttemptAt !== undefined);
     act(() => result.current.retryNow());
-    await until(() => result.current.attempt === 2);
+    await until(() => result.current.attempt === 2 && result.current.nextAttemptAt !== undefined);
     await advance(1000);
     await until(() => !result.current.loading);
     const keys = server.requests.map((r) => r.headers['idempotency-key']);
@@ -187,8 +188,8 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
     });
     await until(() => server!.requests.length === 1);
     rerender({ path: '/b' });
-    expect(result.current).toMatchObject({ loading: true, attempt: 0, data: undefined });
-    await until(() => result.current.attempt === 1);
+    expect(result.current).toMatchObject({ loading: true, attempt: 1, data: undefined });
+    await until(() => result.current.nextAttemptAt !== undefined);
     await until(() => aborted.length === 1);
     unmount();
     await advance(60_000);
@@ -196,12 +197,12 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
     expect(paths(server.requests)).toEqual(['GET /a', 'GET /b']);
   });
 
-  it('cancel() stops the wait; loading becomes false', async () => {
+  it('stop() stops the wait; loading becomes false, status idle', async () => {
     server = await startServer(scripted([answer(503)]));
     const { result } = renderHook(() => useFetchWithRetry(server!.url, { backoff: () => 1000 }));
-    await until(() => result.current.attempt === 1);
-    act(() => result.current.cancel());
-    expect(result.current).toMatchObject({ loading: false, nextAttemptAt: undefined });
+    await until(() => result.current.nextAttemptAt !== undefined);
+    act(() => result.current.stop());
+    expect(result.current).toMatchObject({ status: 'idle', loading: false, nextAttemptAt: undefined, secondsLeft: undefined });
     await advance(60_000);
     await settle();
     expect(server.requests).toHaveLength(1);
@@ -214,7 +215,7 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
         useFetchWithRetry<number>(url, { parse: async (r) => ((await r.json()) as Report).rows * factor }),
       { initialProps: { url: null as string | null, factor: 1 } },
     );
-    expect(result.current.loading).toBe(false);
+    expect(result.current).toMatchObject({ status: 'idle', loading: false });
     await settle();
     expect(server.requests).toHaveLength(0);
     rerender({ url: server.url, factor: 1 });
@@ -236,7 +237,7 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
   it('retryNow() keeps the total deadline: a skipped wait does not buy more time', async () => {
     server = await startServer(scripted([answer(503)]));
     const { result } = renderHook(() => useFetchWithRetry(server!.url, { backoff: (n) => n * 2000, timeout: 5000 }));
-    await until(() => result.current.attempt === 1);
+    await until(() => result.current.nextAttemptAt !== undefined);
     await advance(1500);
     act(() => result.current.retryNow());
     // 1500 ms spent: 3500 ms left, and the second retry would wait 4000 ms.

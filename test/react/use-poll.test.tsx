@@ -25,8 +25,13 @@ describe('usePoll against a real server, in fake time', () => {
     server = await startServer(
       scripted([answer(200, { status: 'queued' }), answer(200, { status: 'running', progress: 50 }), answer(200, { status: 'done' })]),
     );
-    const { result } = renderHook(() => usePoll<Job>(`${server!.url}/jobs/1`, { isDone, interval: 1000 }));
-    expect(result.current.status).toBe('idle');
+    const rendered: string[] = [];
+    const { result } = renderHook(() => {
+      const view = usePoll<Job>(`${server!.url}/jobs/1`, { isDone, interval: 1000 });
+      rendered.push(view.status);
+      return view;
+    });
+    expect(rendered[0]).toBe('idle');
     await until(() => result.current.data?.status === 'queued');
     expect(result.current.status).toBe('polling');
     await advance(999);
@@ -35,49 +40,53 @@ describe('usePoll against a real server, in fake time', () => {
     await until(() => result.current.data?.status === 'running');
     await advance(1000);
     await until(() => result.current.status === 'done');
-    expect(result.current).toMatchObject({ data: { status: 'done' }, error: undefined, attempt: 0, nextAttemptAt: undefined });
+    expect(result.current).toMatchObject({ data: { status: 'done' }, error: undefined, attempt: 1, limit: 9, nextAttemptAt: undefined, paused: false });
     await advance(60_000);
     expect(paths(server.requests)).toEqual(['GET /jobs/1', 'GET /jobs/1', 'GET /jobs/1']);
   });
 
-  it('counts consecutive failures in `attempt`, sets `nextAttemptAt` to the retry time, and resets on success', async () => {
+  it('shows `attempt` of `limit` per the counting table, `nextAttemptAt` and `secondsLeft` while waiting after a failure', async () => {
     server = await startServer(
       scripted([answer(503), answer(500), answer(200, { status: 'running' }), answer(502), answer(200, { status: 'done' })]),
     );
     const { result } = renderHook(() =>
-      usePoll<Job>(server!.url, { isDone, interval: 1000, backoff: (n) => n * 1000, env: noRandom }),
+      usePoll<Job>(server!.url, { isDone, interval: 1000, retries: 3, backoff: (n) => n * 1000, env: noRandom }),
     );
-    await until(() => result.current.attempt === 1);
-    const firstFailureAt = Date.now();
-    expect(result.current.nextAttemptAt).toBe(firstFailureAt + 2000);
-    await advance(1999);
+    await until(() => result.current.nextAttemptAt !== undefined);
+    expect(result.current).toMatchObject({ status: 'polling', attempt: 1, limit: 4, nextAttemptAt: Date.now() + 2000, secondsLeft: 2 });
+    await advance(1000);
+    expect(result.current.secondsLeft).toBe(1);
+    await advance(999);
     expect(server.requests).toHaveLength(1);
     expect(result.current.attempt).toBe(1);
     await advance(1);
-    await until(() => result.current.attempt === 2);
-    expect(result.current.nextAttemptAt).toBe(Date.now() + 3000);
+    await until(() => result.current.attempt === 2 && result.current.nextAttemptAt !== undefined);
+    expect(result.current).toMatchObject({ nextAttemptAt: Date.now() + 3000, secondsLeft: 3 });
     await advance(3000);
     await until(() => result.current.data?.status === 'running');
-    expect(result.current).toMatchObject({ status: 'polling', attempt: 0, nextAttemptAt: undefined });
+    expect(result.current).toMatchObject({ status: 'polling', attempt: 1, nextAttemptAt: undefined, secondsLeft: undefined });
     await advance(1000);
-    await until(() => result.current.attempt === 1);
-    expect(result.current.nextAttemptAt).toBe(Date.now() + 2000);
+    await until(() => result.current.nextAttemptAt !== undefined);
+    expect(result.current).toMatchObject({ attempt: 1, nextAttemptAt: Date.now() + 2000 });
     await advance(2000);
     await until(() => result.current.status === 'done');
-    expect(result.current.attempt).toBe(0);
+    expect(result.current.attempt).toBe(2);
     expect(server.requests).toHaveLength(5);
   });
 
-  it("shows a Retry-After wait in `nextAttemptAt` without counting it as a failure", async () => {
-    server = await startServer(scripted([answer(503, {}, { 'retry-after': '5' }), answer(200, { status: 'done' })]));
+  it("shows a Retry-After wait in `nextAttemptAt` without counting it as a failure; retryNow() ends it at once", async () => {
+    server = await startServer(scripted([answer(503, {}, { 'retry-after': '5' }), answer(503, {}, { 'retry-after': '600' }), answer(200, { status: 'done' })]));
     const { result } = renderHook(() => usePoll<Job>(server!.url, { isDone, interval: 1000, env: noRandom }));
     await until(() => result.current.nextAttemptAt !== undefined);
-    expect(result.current.attempt).toBe(0);
-    expect(result.current.nextAttemptAt).toBe(Date.now() + 5000);
+    expect(result.current).toMatchObject({ attempt: 1, nextAttemptAt: Date.now() + 5000, secondsLeft: 5 });
     await advance(4999);
     expect(server.requests).toHaveLength(1);
     await advance(1);
+    await until(() => server!.requests.length === 2 && result.current.nextAttemptAt !== undefined);
+    expect(result.current).toMatchObject({ attempt: 1, secondsLeft: 300 }); // capped by maxRetryAfter
+    act(() => result.current.retryNow());
     await until(() => result.current.status === 'done');
+    expect(server.requests).toHaveLength(3);
   });
 
   it('sends nothing while the url is null, and starts when it is given', async () => {
@@ -175,7 +184,8 @@ describe('usePoll against a real server, in fake time', () => {
     });
     await until(() => server!.requests.length === 1);
     rerender({ id: 2 });
-    expect(result.current).toMatchObject({ status: 'idle', data: undefined });
+    // The new url's own state from its first render on: never the old one's data.
+    expect(result.current).toMatchObject({ status: 'polling', attempt: 1, data: undefined });
     await until(() => result.current.status === 'done');
     await until(() => aborted.length === 1);
     expect(paths(server.requests)).toEqual(['GET /jobs/1', 'GET /jobs/2']);
@@ -207,7 +217,7 @@ describe('usePoll against a real server, in fake time', () => {
     consoleError.mockRestore();
   });
 
-  it('retry() after giving up starts again from attempt 0 and keeps the data', async () => {
+  it('retry() after giving up starts again from attempt 1 and keeps the data', async () => {
     server = await startServer(
       scripted([answer(200, { status: 'running' }), answer(500), answer(500), answer(200, { status: 'done' })]),
     );
@@ -216,29 +226,29 @@ describe('usePoll against a real server, in fake time', () => {
     );
     await until(() => result.current.status === 'polling' && result.current.data !== undefined);
     await advance(1000);
-    await until(() => result.current.attempt === 1);
+    await until(() => result.current.nextAttemptAt !== undefined);
     await advance(1000);
     await until(() => result.current.status === 'error');
     expect(result.current.error).toBeInstanceOf(PollGaveUpError);
-    expect(result.current).toMatchObject({ attempt: 1, data: { status: 'running' }, nextAttemptAt: undefined });
+    expect(result.current).toMatchObject({ attempt: 2, limit: 2, data: { status: 'running' }, nextAttemptAt: undefined });
     act(() => result.current.retry());
-    expect(result.current).toMatchObject({ status: 'polling', attempt: 0, error: undefined, data: { status: 'running' } });
+    expect(result.current).toMatchObject({ status: 'polling', attempt: 1, error: undefined, data: { status: 'running' } });
     await until(() => result.current.status === 'done');
     expect(server.requests).toHaveLength(4);
   });
 
-  it('cancel() stops the request in flight and the wait; status idle, data kept; retry() resumes', async () => {
+  it('stop() stops the request in flight and the wait; status idle, data kept; retry() resumes', async () => {
     const aborted: SeenRequest[] = [];
     server = await startServer(scripted([answer(200, { status: 'running' }), hold(aborted), answer(200, { status: 'done' })]));
     const { result } = renderHook(() => usePoll<Job>(server!.url, { isDone, interval: 1000 }));
     await until(() => result.current.data !== undefined);
-    act(() => result.current.cancel());
+    act(() => result.current.stop());
     expect(result.current).toMatchObject({ status: 'idle', data: { status: 'running' } });
     await advance(10_000);
     expect(server.requests).toHaveLength(1);
     act(() => result.current.retry());
     await until(() => server!.requests.length === 2);
-    act(() => result.current.cancel());
+    act(() => result.current.stop());
     await until(() => aborted.length === 1);
     expect(result.current.status).toBe('idle');
     act(() => result.current.retry());
@@ -256,7 +266,7 @@ describe('usePoll against a real server, in fake time', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("a caller's own signal cancels like cancel()", async () => {
+  it("a caller's own signal stops like stop()", async () => {
     const aborted: SeenRequest[] = [];
     server = await startServer(scripted([hold(aborted)]));
     const controller = new AbortController();

@@ -219,7 +219,7 @@ describe('fetchWithRetry and writes', () => {
 describe('fetchWithRetry deadline and cancellation', () => {
   it('refuses a Retry-After wait past the deadline at once: TimeoutError, cause the HttpError', async () => {
     server = await startServer(scripted([status(503, { 'retry-after': '10' }), ok]));
-    const { env, delays, pending } = recordingEnv({ random: 0, scale: 1 });
+    const { env, delays, pending } = recordingEnv({ random: 0, auto: false });
     const error = (await fetchWithRetry(server.url, { retry: { timeout: 5000, env } }).catch((e: unknown) => e)) as DOMException;
     expect(error.name).toBe('TimeoutError');
     expect(error.cause).toBeInstanceOf(HttpError);
@@ -239,7 +239,7 @@ describe('fetchWithRetry deadline and cancellation', () => {
   it('init.signal cancels a wait at once, leaving no timers or listeners', async () => {
     server = await startServer(scripted([status(503), ok]));
     const controller = new AbortController();
-    const { env, pending } = recordingEnv({ scale: 1 });
+    const { env, pending } = recordingEnv({ auto: false });
     const result = fetchWithRetry(server.url, { signal: controller.signal, retry: { backoff: constant(60_000), env, onRetry: () => queueMicrotask(() => controller.abort()) } });
     await expect(result).rejects.toMatchObject({ name: 'AbortError' });
     expect(server.requests).toHaveLength(1);
@@ -266,7 +266,7 @@ describe('fetchWithRetry deadline and cancellation', () => {
     const controller = new AbortController();
     const reason = new Error('navigated away');
     const request = new Request(server.url, { signal: controller.signal });
-    const { env, pending } = recordingEnv({ scale: 1 });
+    const { env, pending } = recordingEnv({ auto: false });
     const result = fetchWithRetry(request, { retry: { backoff: constant(60_000), env, onRetry: () => queueMicrotask(() => controller.abort(reason)) } });
     await expect(result).rejects.toBe(reason);
     expect(server.requests).toHaveLength(1);

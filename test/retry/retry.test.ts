@@ -212,7 +212,7 @@ describe('retry cancellation', () => {
 
   it('rejects at once when aborted during a wait, leaving no timers or listeners', async () => {
     const controller = new AbortController();
-    const { env, pending } = recordingEnv({ scale: 1 });
+    const { env, pending } = recordingEnv({ auto: false });
     const { fn, calls } = failing([networkError(), networkError()]);
     const result = retry(fn, { signal: controller.signal, backoff: constant(60_000), timeout: 120_000, attemptTimeout: 5000, env });
     await vi.waitFor(() => expect(calls).toHaveLength(1));

@@ -200,7 +200,6 @@ export async function runSmoke(pollite, config) {
     },
 
     async 'fetchWithRetry: retries 503s, and gives up on a refused port'() {
-      if (typeof pollite.fetchWithRetry !== 'function') return 'SKIP: fetchWithRetry is not exported yet';
       const id = newId('fwr');
       const { env, delays } = fastEnv();
       const response = await pollite.fetchWithRetry(`${base}/flaky?id=${id}`, { retry: { retries: 3, backoff: () => 1, env } });

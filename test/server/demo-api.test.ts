@@ -57,12 +57,14 @@ describe('the demo job API on pollite/server', () => {
     expect(api.stats(job.id)).toMatchObject({ requests: 3, errors: 3, ignoredRetryAfter: 1 });
   });
 
-  it('exposes ETag and Retry-After to other origins and answers preflights (default CORS)', async () => {
+  it('exposes what a poller reads to other origins and answers preflights (default CORS)', async () => {
     const { api } = manualApi();
     const job = api.createJob();
     const response = await api.handle(get(`/jobs/${job.id}`, { origin: APP }));
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-expose-headers')).toBe('ETag, Retry-After');
+    expect(response.headers.get('access-control-expose-headers')).toBe(
+      'ETag, Last-Modified, Retry-After, RateLimit, RateLimit-Policy, RateLimit-Reset, RateLimit-Remaining, Location, Operation-Location',
+    );
     const preflight = await api.handle(
       new Request(`http://demo.test/jobs`, {
         method: 'OPTIONS',
@@ -70,7 +72,8 @@ describe('the demo job API on pollite/server', () => {
       }),
     );
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('If-None-Match, Content-Type');
+    // The demo's own allowHeaders: ['Content-Type'] is among the defaults already, so listed once.
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('If-None-Match, If-Modified-Since, Idempotency-Key, Authorization, Content-Type');
     const plain = await api.handle(new Request('http://demo.test/jobs', { method: 'OPTIONS' }));
     expect([plain.status, plain.headers.get('allow')]).toEqual([204, 'GET, HEAD, POST, OPTIONS']);
   });

@@ -124,6 +124,10 @@ describe('toNodeHandler', () => {
     [() => toNodeHandler('x' as never), 'Expected `handler` to be a function'],
     [() => toNodeHandler(() => new Response(), { origin: 'api.example.com' }), "Expected `origin` to be an absolute URL such as 'https://api.example.com'"],
     [() => toNodeHandler(() => new Response(), { onError: 1 as never }), 'Expected `onError` to be a function'],
+    ...[-1, 1.5, Number.NaN, Infinity, '1024', null].map((maxBodyBytes): [() => unknown, string] => [
+      () => toNodeHandler(() => new Response(), { maxBodyBytes: maxBodyBytes as number }),
+      'Expected `maxBodyBytes` to be a non-negative integer',
+    ]),
   ])('refuses bad arguments with a TypeError (%#)', async (call, message) => {
     const error = await thrown(call);
     expect(error).toBeInstanceOf(TypeError);

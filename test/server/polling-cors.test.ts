@@ -4,6 +4,9 @@ import { serveWeb } from './serve.js';
 import { thrown } from './thrown.js';
 
 const APP = 'http://app.test:5173';
+/** What pollingCors allows and exposes by default: what a poller sends and reads. */
+const ALLOW = 'If-None-Match, If-Modified-Since, Idempotency-Key, Authorization, Content-Type';
+const EXPOSE = 'ETag, Last-Modified, Retry-After, RateLimit, RateLimit-Policy, RateLimit-Reset, RateLimit-Remaining, Location, Operation-Location';
 const job = (request: Request): Promise<Response> => jsonWithETag(request, { id: '1', status: 'running' });
 
 const preflight = (origin: string, headers: Record<string, string> = {}): Request =>
@@ -13,18 +16,20 @@ const preflight = (origin: string, headers: Record<string, string> = {}): Reques
   });
 
 describe('pollingCors', () => {
-  it("keeps the handler's own exposed headers, adding ETag and Retry-After once", async () => {
-    const handle = pollingCors({ origin: '*' })(() => new Response('{}', { headers: { 'access-control-expose-headers': 'X-Total, etag' } }));
+  it("keeps the handler's own exposed headers, adding each default once", async () => {
+    const handle = pollingCors({ origin: '*' })(() => new Response('{}', { headers: { 'access-control-expose-headers': 'X-Total, etag,location' } }));
     const response = await handle(new Request('http://api.test/jobs', { headers: { origin: APP } }));
-    expect(response.headers.get('access-control-expose-headers')).toBe('X-Total, etag, Retry-After');
+    expect(response.headers.get('access-control-expose-headers')).toBe(
+      'X-Total, etag, location, Last-Modified, Retry-After, RateLimit, RateLimit-Policy, RateLimit-Reset, RateLimit-Remaining, Operation-Location',
+    );
   });
 
-  it("with origin '*': exposes ETag and Retry-After, and answers preflights allowing If-None-Match", async () => {
+  it("with origin '*': exposes what a poller reads, and answers preflights allowing what it sends", async () => {
     const handle = pollingCors({ origin: '*' })(job);
     const response = await handle(new Request('http://api.test/jobs/1', { headers: { origin: APP } }));
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-expose-headers')).toBe('ETag, Retry-After');
+    expect(response.headers.get('access-control-expose-headers')).toBe(EXPOSE);
     expect(response.headers.get('vary')).toBeNull();
     expect(response.headers.get('etag')).toMatch(/^"/);
 
@@ -33,7 +38,7 @@ describe('pollingCors', () => {
     expect(Object.fromEntries(answer.headers)).toEqual({
       'access-control-allow-origin': '*',
       'access-control-allow-methods': 'GET, HEAD, POST',
-      'access-control-allow-headers': 'If-None-Match',
+      'access-control-allow-headers': ALLOW,
       'access-control-max-age': '7200',
     });
   });
@@ -63,8 +68,8 @@ describe('pollingCors', () => {
   it('adds the app’s headers and methods, credentials and maxAge; keeps an existing Vary', async () => {
     const handle = pollingCors({
       origin: (origin) => origin.endsWith('.app.test'),
-      allowHeaders: ['Content-Type', 'Authorization'],
-      exposeHeaders: ['X-Progress'],
+      allowHeaders: ['content-type', 'X-Request-Id'],
+      exposeHeaders: ['X-Progress', 'retry-after'],
       allowMethods: ['GET', 'DELETE'],
       credentials: true,
       maxAge: 60,
@@ -74,12 +79,12 @@ describe('pollingCors', () => {
       'access-control-allow-origin': 'https://a.app.test',
       'access-control-allow-credentials': 'true',
       'access-control-allow-methods': 'GET, DELETE',
-      'access-control-allow-headers': 'If-None-Match, Content-Type, Authorization',
+      'access-control-allow-headers': `${ALLOW}, X-Request-Id`,
       'access-control-max-age': '60',
       vary: 'Origin',
     });
     const response = await handle(new Request('http://api.test/', { headers: { origin: 'https://a.app.test' } }));
-    expect(response.headers.get('access-control-expose-headers')).toBe('ETag, Retry-After, X-Progress');
+    expect(response.headers.get('access-control-expose-headers')).toBe(`${EXPOSE}, X-Progress`);
     expect(response.headers.get('access-control-allow-credentials')).toBe('true');
     expect(response.headers.get('vary')).toBe('Accept-Encoding, Origin');
   });
@@ -110,7 +115,7 @@ describe('pollingCors', () => {
     );
     expect(busy.status).toBe(503);
     expect(busy.headers.get('retry-after')).toBe('3');
-    expect(busy.headers.get('access-control-expose-headers')).toBe('ETag, Retry-After');
+    expect(busy.headers.get('access-control-expose-headers')).toBe(EXPOSE);
   });
 
   it.each([
@@ -155,10 +160,10 @@ describe('pollingCors over real HTTP', () => {
       headers: { origin: APP, 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
     });
     expect(answer.status).toBe(204);
-    expect(answer.headers.get('access-control-allow-headers')).toBe('If-None-Match, Content-Type');
+    expect(answer.headers.get('access-control-allow-headers')).toBe(ALLOW);
     const response = await fetch(`${server.url}/jobs/1`, { headers: { origin: APP } });
     expect(response.headers.get('access-control-allow-origin')).toBe(APP);
-    expect(response.headers.get('access-control-expose-headers')).toBe('ETag, Retry-After');
+    expect(response.headers.get('access-control-expose-headers')).toBe(EXPOSE);
     expect(calls).toEqual(['GET']);
     expect(server.exchanges.map((e) => [e.method, e.status])).toEqual([
       ['OPTIONS', 204],

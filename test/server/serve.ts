@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler, type NodeHandlerOptions } from '../../src/server/index.js';
 
@@ -15,6 +15,7 @@ export interface Exchange {
 export async function serveWeb(
   handler: (request: Request) => Response | Promise<Response>,
   options?: NodeHandlerOptions,
+  serverOptions: ServerOptions = {},
 ): Promise<{ url: string; exchanges: Exchange[]; close: () => Promise<void> }> {
   const exchanges: Exchange[] = [];
   const recorded = async (request: Request): Promise<Response> => {
@@ -29,7 +30,7 @@ export async function serveWeb(
     });
     return response;
   };
-  const server = createServer(toNodeHandler(recorded, options));
+  const server = createServer(serverOptions, toNodeHandler(recorded, options));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -27,7 +27,7 @@ export interface Display {
 
 /** A stream the CLI writes to; `isTTY` and `columns` exist on terminals. */
 export interface OutputStream {
-  write(chunk: string): unknown;
+  write(chunk: string | Uint8Array): unknown;
   isTTY?: boolean;
   columns?: number;
 }

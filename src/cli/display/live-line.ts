@@ -1,4 +1,5 @@
 import { formatElapsed, plural } from '../format.js';
+import { sanitize } from '../sanitize.js';
 import { paintAnswer, type Answer, type Colors, type Display, type OutputStream, type Snapshot } from './display.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -7,7 +8,8 @@ const CLEAR = '\r\x1b[2K';
 
 /**
  * One status line rewritten in place on a terminal: spinner, elapsed time,
- * requests and the last answer. Verbose lines are printed above it. The
+ * requests and the last answer. Verbose lines are printed above it. Every
+ * text goes through {@link sanitize}: the only escapes written are its own. The
  * spinner's timer is unref'd, so it never keeps the process alive.
  */
 export function liveLine(stream: OutputStream, colors: Colors, snapshot: () => Snapshot): Display {
@@ -32,12 +34,12 @@ export function liveLine(stream: OutputStream, colors: Colors, snapshot: () => S
   return {
     answer(next) {
       if (stopped) return;
-      answer = next;
+      answer = { ...next, text: sanitize(next.text) };
       render();
     },
     log(line) {
       if (stopped) return;
-      stream.write(`${CLEAR}${colors.dim(line)}\n`);
+      stream.write(`${CLEAR}${colors.dim(sanitize(line))}\n`);
       render();
     },
     stop() {

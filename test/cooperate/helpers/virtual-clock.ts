@@ -1,39 +1,12 @@
-import type { Environment } from '../../../src/index.js';
+import { VirtualClock } from '../../../src/testing/index.js';
 
 /**
- * A manual clock for scheduling tests: timers run only when `advance` moves
- * time past them, in order; `delays` records every wait asked for.
+ * pollite's virtual clock as the cooperation tests use it: manual (timers
+ * run only when `advance` moves time past them, in order), starting at
+ * 1,000,000 ms, recording every wait asked for in `delays`.
  */
-export function virtualClock(options: { start?: number; random?: number } = {}) {
-  let now = options.start ?? 1_000_000;
-  let nextId = 0;
-  const timers = new Map<number, { at: number; callback: () => void }>();
-  const delays: number[] = [];
-  const env: Partial<Environment> = {
-    now: () => now,
-    random: () => options.random ?? 0.5,
-    setTimeout: (callback, ms) => {
-      delays.push(ms);
-      timers.set(++nextId, { at: now + ms, callback });
-      return nextId;
-    },
-    clearTimeout: (handle) => void timers.delete(handle as number),
-  };
-  /** Moves time forward `ms`, running every timer due on the way. */
-  const advance = async (ms: number): Promise<void> => {
-    const end = now + ms;
-    for (;;) {
-      let due: [number, { at: number; callback: () => void }] | undefined;
-      for (const entry of timers) if (entry[1].at <= end && (!due || entry[1].at < due[1].at)) due = entry;
-      if (!due) break;
-      timers.delete(due[0]);
-      now = due[1].at;
-      due[1].callback();
-      await flush();
-    }
-    now = end;
-  };
-  return { env, advance, delays, pending: () => timers.size, now: () => now };
+export function virtualClock(options: { start?: number; random?: number } = {}): VirtualClock {
+  return new VirtualClock({ start: options.start ?? 1_000_000, random: options.random ?? 0.5, recordDelays: true });
 }
 
 /** Lets promise callbacks and pending I/O callbacks run. */
@@ -49,7 +22,7 @@ export async function until(condition: () => boolean, what = 'condition'): Promi
 }
 
 /** Like `until`, running the clock's zero-delay timers (the yields of a tab handover) as it waits. */
-export async function untilWithTimers(clock: ReturnType<typeof virtualClock>, condition: () => boolean, what = 'condition'): Promise<void> {
+export async function untilWithTimers(clock: VirtualClock, condition: () => boolean, what = 'condition'): Promise<void> {
   await until(() => {
     if (!condition()) void clock.advance(0);
     return condition();

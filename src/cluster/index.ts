@@ -1,0 +1,8 @@
+// The public API of `pollite/cluster`: polite across processes and
+// machines, through the user's own Redis client (an optional peer).
+
+export { createCluster } from './create-cluster.js';
+export type { Cluster } from './create-cluster.js';
+export type { ClusterOptions, ClusterShareOptions, ClusterBudgetOptions, ClusterFetchOptions, ClusterStatus } from './cluster-options.js';
+export { nodeRedis, ioRedis } from './redis-adapter.js';
+export type { ClusterRedis, NodeRedisLike, NodeRedisSubscriber, IoRedisLike, IoRedisSubscriber } from './redis-adapter.js';

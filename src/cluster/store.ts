@@ -1,0 +1,106 @@
+import type { ClusterStatus } from './cluster-options.js';
+import { withDeadline } from './deadline.js';
+import type { ClusterRedis } from './redis-adapter.js';
+import type { LuaScript } from './scripts.js';
+
+/** What a Redis operation resolves with when Redis failed, or did not answer within the deadline. */
+export const FAULT: unique symbol = Symbol('pollite/cluster: Redis fault');
+export type Fault = typeof FAULT;
+
+const hexOf = (bytes: ArrayBuffer): string => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/** The SHA-1 (EVALSHA) of a script. */
+const shaOf = async (source: string): Promise<string> => hexOf(await crypto.subtle.digest('SHA-1', new TextEncoder().encode(source)));
+
+/** How the cluster reaches Redis: every operation bounded by the deadline, and a fault never thrown. */
+export interface ClusterStore {
+  /** Runs `script`: its reply, or FAULT (Redis failed, was too slow, or is known to be down). Never rejects. */
+  run(script: LuaScript, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown>;
+  /** Subscribes `listener` to `channel` (a failure is the client's to retry); returns the unsubscribe. */
+  subscribe(channel: string, listener: (message: string) => void): () => void;
+  /** Calls `listener` whenever the store goes down or comes back, so that jobs check at once. */
+  onChange(listener: () => void): () => void;
+  /** Whether the last operation reached Redis. */
+  readonly connected: boolean;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  deadline: number;
+  /** After a fault, operations fail at once for this long, ms; then one tries again. */
+  recheck: number;
+  /** Told when Redis goes and comes back; must not throw. */
+  onStatus?: (status: ClusterStatus) => void;
+}
+
+/**
+ * The cluster's one way to Redis. Each operation has `deadline` ms; after
+ * a fault (an error, or no answer in time) operations fail at once for
+ * `recheck` ms, so a Redis that hangs costs each poller one deadline, not
+ * one per request; the first operation after that tries again, and its
+ * success brings cooperation back.
+ */
+export function clusterStore(redis: ClusterRedis, o: StoreOptions): ClusterStore {
+  let connected = true;
+  let closed = false;
+  let quietUntil = 0;
+  const listeners = new Set<() => void>();
+  const changed = (status: ClusterStatus): void => {
+    o.onStatus?.(status);
+    for (const listener of [...listeners]) listener();
+  };
+  const down = (error: unknown): void => {
+    quietUntil = Date.now() + o.recheck;
+    if (!connected) return;
+    connected = false;
+    changed({ type: 'local', error });
+  };
+  const up = (): void => {
+    quietUntil = 0;
+    if (connected) return;
+    connected = true;
+    changed({ type: 'connected' });
+  };
+  const evaluate = async (script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown> => {
+    const sha = await (script.sha ??= shaOf(script.source));
+    try {
+      return await redis.send(['EVALSHA', sha, String(keys.length), ...keys, ...args]);
+    } catch (error) {
+      // A restarted Redis has forgotten its scripts: send this one whole, once.
+      if (!String((error as Error | undefined)?.message).includes('NOSCRIPT')) throw error;
+      return redis.send(['EVAL', script.source, String(keys.length), ...keys, ...args]);
+    }
+  };
+  const unwatch = redis.watch?.((ready) => (ready ? (quietUntil = 0, listeners.forEach((l) => l())) : down(new Error('Redis connection lost'))));
+  return {
+    get connected() {
+      return connected && !closed;
+    },
+    async run(script, keys, args) {
+      if (closed || Date.now() < quietUntil) return FAULT;
+      try {
+        const reply = await withDeadline(evaluate(script, keys, args.map(String)), o.deadline);
+        up();
+        return reply;
+      } catch (error) {
+        down(error);
+        return FAULT;
+      }
+    },
+    subscribe(channel, listener) {
+      if (closed) return () => undefined;
+      redis.subscribe(channel, listener).catch(() => undefined);
+      return () => void redis.unsubscribe(channel, listener).catch(() => undefined);
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      closed = true;
+      unwatch?.();
+      listeners.clear();
+      await redis.close();
+    },
+  };
+}

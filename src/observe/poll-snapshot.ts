@@ -1,0 +1,110 @@
+import type { PollEvent } from '../poll/poll-events.js';
+
+/**
+ * What a UI shows of a poll, as plain immutable data: one object per
+ * change, so `status` narrows the rest.
+ *
+ * `attempt` follows the counting table: the attempt in flight (1 for the
+ * first request after a success), or while waiting after a failure the
+ * attempt that failed ("attempt 2 of 9 failed, next in 3 s"); 1 again after
+ * each success; 0 while idle. `limit` is `retries + 1`.
+ */
+export type PollSnapshot<TData> =
+  /** Not polling: never started (the first render, and always on the server), stopped, or no url. `data` is kept across a stop. */
+  | {
+      readonly status: 'idle';
+      readonly data: TData | undefined;
+      readonly error: undefined;
+      readonly attempt: number;
+      readonly limit: number;
+      readonly nextAttemptAt: undefined;
+      readonly paused: false;
+    }
+  /**
+   * Polling: a request in flight, or the next one scheduled. `data` is the
+   * last 2xx body (undefined before the first). `nextAttemptAt` (epoch ms)
+   * is set while waiting after a failure, a Retry-After or an origin
+   * cooldown; the interval wait after a success leaves it unset. `paused`:
+   * nothing is sent because the page is hidden or offline (or, with
+   * `pauseWhenBlurred()`, the window lost the focus).
+   */
+  | {
+      readonly status: 'polling';
+      readonly data: TData | undefined;
+      readonly error: undefined;
+      readonly attempt: number;
+      readonly limit: number;
+      readonly nextAttemptAt: number | undefined;
+      readonly paused: boolean;
+    }
+  /** `isDone` accepted `data`; `attempt` is the attempt that got it. */
+  | {
+      readonly status: 'done';
+      readonly data: TData;
+      readonly error: undefined;
+      readonly attempt: number;
+      readonly limit: number;
+      readonly nextAttemptAt: undefined;
+      readonly paused: false;
+    }
+  /**
+   * Polling stopped on `error` (`HttpError`, `PollGaveUpError`,
+   * `ParseError`, a `TimeoutError`, a `TypeError` naming a bad option);
+   * `data` is the last body before it, if any; `attempt` the last sent.
+   */
+  | {
+      readonly status: 'error';
+      readonly data: TData | undefined;
+      readonly error: unknown;
+      readonly attempt: number;
+      readonly limit: number;
+      readonly nextAttemptAt: undefined;
+      readonly paused: false;
+    };
+
+/** The idle snapshot, keeping `data`. */
+export const pollIdle = <TData>(data: TData | undefined, limit: number): PollSnapshot<TData> => ({
+  status: 'idle',
+  data,
+  error: undefined,
+  attempt: 0,
+  limit,
+  nextAttemptAt: undefined,
+  paused: false,
+});
+
+const isSuccess = (status: number): boolean => status === 304 || (status >= 200 && status < 300);
+
+/**
+ * Folds one of the poller's events into a polling snapshot: `attempt`,
+ * `nextAttemptAt` and `paused`. Returns `snapshot` itself when nothing
+ * changed (and for any status but `polling`), so no render follows.
+ */
+export function applyPollEvent<TData>(snapshot: PollSnapshot<TData>, event: PollEvent): PollSnapshot<TData> {
+  if (snapshot.status !== 'polling') return snapshot;
+  let { attempt, nextAttemptAt, paused } = snapshot;
+  if (event.type === 'request') {
+    attempt = event.attempt;
+    nextAttemptAt = undefined;
+    paused = false;
+  } else if (event.type === 'response') {
+    // The failures in a row are over: the next request is attempt 1.
+    if (isSuccess(event.status)) attempt = 1;
+  } else if (event.type === 'retry') {
+    attempt = event.attempt;
+    nextAttemptAt = event.at;
+  } else if (event.type === 'cooldown') {
+    // Another request to this origin was told to wait: this one waits as long.
+    nextAttemptAt = event.at;
+  } else if (event.type === 'pause') {
+    paused = true;
+    nextAttemptAt = undefined;
+  } else if (event.type === 'resume') {
+    paused = false;
+  } else if (event.type === 'wake') {
+    nextAttemptAt = undefined;
+  }
+  return attempt === snapshot.attempt && nextAttemptAt === snapshot.nextAttemptAt && paused === snapshot.paused
+    ? snapshot
+    : { ...snapshot, attempt, nextAttemptAt, paused };
+}

@@ -1,0 +1,67 @@
+import { resolveEnvironment, type Environment } from '../env/environment.js';
+import { boolean, checkOptions, func, object, positiveDuration, type Check } from '../options/check.js';
+import { normalizePollOptions } from '../poll/normalize-poll-options.js';
+import type { PollOptions } from '../poll/poll-options.js';
+import type { OperationOptions } from './operation-options.js';
+
+/** Every default of `pollOperation` beyond `poll`'s, in one frozen place. */
+export const OPERATION_DEFAULTS = Object.freeze({
+  fetchResult: true,
+  // Longest wait a Retry-After may impose: poll's default, also for the start's.
+  maxRetryAfter: 300_000,
+  // The wait before the first poll when the start answer names none: poll's default interval.
+  interval: 2000,
+});
+
+/** {@link OperationOptions} after validation: pollOperation's own, and the rest for `poll` as given. */
+export interface NormalizedOperationOptions<TStatus> {
+  own: Pick<OperationOptions<TStatus>, 'idempotencyKey' | 'operationUrl' | 'isDone' | 'isFailed' | 'headers' | 'parse' | 'onUpdate' | 'onEvent' | 'timeout'>;
+  fetchResult: boolean;
+  /** The options handed to every `poll` of the monitor, validated by `poll`'s own rules. */
+  poll: Omit<PollOptions<unknown>, 'isDone' | 'parse' | 'onUpdate' | 'onEvent' | 'timeout' | 'init' | 'signal'>;
+  interval: number;
+  maxRetryAfter: number;
+  env: Environment;
+}
+
+const key: Check = [(v) => typeof v === 'boolean' || (typeof v === 'string' && v !== ''), 'a boolean or a non-empty string'];
+
+const OWN_SPEC = {
+  idempotencyKey: key,
+  operationUrl: func,
+  isDone: func,
+  isFailed: func,
+  fetchResult: boolean,
+  headers: object,
+  timeout: positiveDuration,
+  parse: func,
+  onUpdate: func,
+  onEvent: func,
+} as const;
+
+/**
+ * Validates every option of `pollOperation` once, before the start request
+ * is sent, naming the first bad one in a `TypeError`; those it shares with
+ * `poll` are checked by `poll`'s own rules (which also refuse the options
+ * that moved).
+ */
+export function normalizeOperationOptions<TStatus>(options: OperationOptions<TStatus> | undefined): NormalizedOperationOptions<TStatus> {
+  const own = checkOptions(options, OWN_SPEC) as NormalizedOperationOptions<TStatus>['own'] & { fetchResult?: boolean };
+  const rest: Record<string, unknown> = { ...options };
+  for (const name in OWN_SPEC) delete rest[name];
+  // `poll` refuses `init` and `signal` by name here: the start's init is pollOperation's second argument.
+  for (const name of ['init', 'signal'] as const) {
+    if (rest[name] !== undefined) throw new TypeError(`Expected \`${name}\` to be given to pollOperation's second argument, not to \`operation\``);
+  }
+  normalizePollOptions(rest as PollOptions);
+  const passed = rest as NormalizedOperationOptions<TStatus>['poll'];
+  const { fetchResult = OPERATION_DEFAULTS.fetchResult, ...kept } = own;
+  return {
+    own: kept,
+    fetchResult,
+    poll: passed,
+    interval: passed.interval ?? OPERATION_DEFAULTS.interval,
+    maxRetryAfter: passed.maxRetryAfter ?? OPERATION_DEFAULTS.maxRetryAfter,
+    env: resolveEnvironment(passed.env),
+  };
+}

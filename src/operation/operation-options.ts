@@ -1,0 +1,119 @@
+import type { PollOptions } from '../poll/poll-options.js';
+import type { PollEvent } from '../poll/poll-events.js';
+
+/** One answer of a long-running operation: the start's, or a status monitor's. */
+export interface OperationAnswer<TStatus = unknown> {
+  /** The HTTP status. */
+  status: number;
+  /** The answer's headers. */
+  headers: Headers;
+  /** The parsed body; `undefined` when it is empty (and, for a 202, when it is not JSON). */
+  body: TStatus;
+  /** The URL that answered, after any redirect. */
+  url: string;
+  /** True when fetch followed a redirect to get here: a monitor that sent the client on (303 See Other) to the result. */
+  redirected: boolean;
+}
+
+/** Where an operation stands, by the conventions or by `isDone` and `isFailed`. */
+export type OperationState = 'running' | 'succeeded' | 'failed' | 'canceled';
+
+/** The options of `poll` that polling an operation uses as they are. */
+type PassedPollOptions =
+  | 'interval'
+  | 'retries'
+  | 'backoff'
+  | 'maxRetryAfter'
+  | 'requestTimeout'
+  | 'pauseWhenHidden'
+  | 'pauseWhenOffline'
+  | 'cooldown'
+  | 'conditional'
+  | 'fetch'
+  | 'use'
+  | 'env';
+
+/**
+ * Options of {@link pollOperation}, passed as `init.operation`. Validated
+ * before the start request is sent. The options it shares with `poll`
+ * (`interval`, `retries`, `backoff`, `cooldown`, `use`...) apply to the
+ * polls of the status monitor exactly as they do in `poll`.
+ */
+export interface OperationOptions<TStatus = unknown> extends Pick<PollOptions<TStatus>, PassedPollOptions> {
+  /**
+   * Sends the start request with an `Idempotency-Key` header, the same on
+   * every attempt, so that a POST or PATCH start is retried after a network
+   * failure or a retryable status (408, 429, 5xx): `true` generates a
+   * random UUID (or keeps the header you set), a string is used as is.
+   * Without one, a POST or PATCH start is sent once, as `fetchWithRetry`
+   * sends writes.
+   * @default none: a POST or PATCH start is sent once
+   * @example idempotencyKey: true
+   */
+  idempotencyKey?: boolean | string;
+  /**
+   * Finds the status monitor in the start's answer when no header names it
+   * (Google's operations name it in the body): its URL, resolved against
+   * the URL that answered; `undefined` or `null` falls back to the headers.
+   * @default the `Operation-Location` header, else `Azure-AsyncOperation`, else (on a 202) `Location`
+   * @example operationUrl: ({ body }) => `https://example.googleapis.com/v1/${(body as { name: string }).name}`
+   */
+  operationUrl?: (start: OperationAnswer) => string | URL | null | undefined;
+  /**
+   * Overrides the conventions on when the operation is over: called with
+   * every parsed 2xx body of the monitor and the answer it came in; true
+   * ends polling. Whether it failed is then `isFailed`'s to say. Needed
+   * by a monitor that answers 200 while it runs with a field of its own
+   * (`state: 'running'`): by the conventions such a 200 is the end.
+   * @default the conventions: a `status` of Succeeded, Failed or Canceled (Azure, any case), `done: true` (Google), a redirect to the result, any 2xx but 202 when the body says nothing
+   * @example isDone: (job) => job.state === 'COMPLETE' || job.state === 'ERROR'
+   */
+  isDone?: (status: TStatus, answer: OperationAnswer<TStatus>) => boolean | Promise<boolean>;
+  /**
+   * Whether an operation that is over failed: true rejects with an
+   * `OperationFailedError` whose `status` is `'failed'`.
+   * @default the conventions: a `status` of Failed or Canceled (Azure, any case), `done: true` with an `error` (Google)
+   * @example isFailed: (job) => job.state === 'ERROR'
+   */
+  isFailed?: (status: TStatus, answer: OperationAnswer<TStatus>) => boolean;
+  /**
+   * Fetches the result once the operation succeeded: from the final body's
+   * `resourceLocation`, else the final answer's `Location`, else the
+   * start's `Location` (when the monitor came from `Operation-Location` or
+   * `Azure-AsyncOperation`), else the start URL for a PUT or PATCH polled
+   * through `Operation-Location` or `Azure-AsyncOperation` (Azure's rule). Without
+   * any of these the result is Google's `response`, or the final body.
+   * `false` resolves with the final body of the monitor, fetching nothing.
+   * @default true
+   */
+  fetchResult?: boolean;
+  /**
+   * Headers of the polls and of the result's request.
+   * @default the start request's headers, less those of its body (`Content-Type`, `Content-Length`, `Content-Encoding`) and its `Idempotency-Key`
+   */
+  headers?: HeadersInit;
+  /**
+   * Total deadline of the whole operation, ms (> 0): the start request, the
+   * polls and the result's request. Past it `pollOperation` rejects with a
+   * `TimeoutError` DOMException.
+   * @default none
+   */
+  timeout?: number;
+  /**
+   * Reads each 2xx body: the start's, each status and the result. A throw
+   * becomes a `ParseError`.
+   * @default JSON, with an empty body read as `undefined` (and, for a 202, a body that is not JSON)
+   */
+  parse?: (response: Response) => Promise<unknown>;
+  /** Called with every parsed 2xx body of the monitor (never on 304). A returned promise is awaited. */
+  onUpdate?: (status: TStatus) => unknown;
+  /** Called with every {@link PollEvent} of the polls, including the `wait` before the first one. */
+  onEvent?: (event: PollEvent) => void;
+}
+
+/**
+ * The second argument of {@link pollOperation}: the start request's, as
+ * for `fetch` (`method`, `body`, `headers`, `signal`...), plus
+ * `operation`. `signal` stops everything: the start, the polls, the result.
+ */
+export type PollOperationInit<TStatus = unknown> = RequestInit & { operation?: OperationOptions<TStatus> };

@@ -1,0 +1,54 @@
+import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollOptions, type PollView } from '../index.js';
+import { useKeyed } from './use-keyed.js';
+import { useLatest } from './use-latest.js';
+import { useView } from './use-view.js';
+
+const keyOf = (url: string | URL | null): string | null => (url === null ? null : String(url));
+
+/**
+ * Polls `url` with `poll` while the component is mounted: the snapshot of
+ * `createPollState` (`status` narrows `data` and `error`; `attempt` of
+ * `limit`, `nextAttemptAt`, `paused`), `secondsLeft` for "next try in 3 s",
+ * and `retry`, `retryNow`, `stop`. `null` polls nothing.
+ *
+ * `isDone`, `onUpdate`, `onEvent` and `parse` are read from the latest
+ * render, so inline lambdas never restart polling; the other options when
+ * polling starts (a new `url`, or `retry()`). A new `url` aborts the old
+ * poll and starts afresh (`data` resets); unmounting stops everything;
+ * under `<StrictMode>` a mount sends one request. On the server it renders
+ * `status: 'idle'` and touches neither `window` nor `document`.
+ *
+ * @example
+ * const job = usePoll<Job>(`/api/jobs/${id}`, { isDone: (j) => j.status !== 'running' });
+ * if (job.status === 'done') return <p>{job.data.status}</p>;
+ */
+export function usePoll<TData = unknown>(url: string | URL | null, options?: PollOptions<TData>): PollView<TData> {
+  const key = keyOf(url);
+  const latest = useLatest(options);
+  const state = useKeyed(key, () => createPollState<TData>(key, () => latest.current));
+  return useView(state, options?.env);
+}
+
+/**
+ * Fetches `url` once with `fetchWithRetry` (network errors and 408, 429,
+ * 5xx retried; other statuses fail at once with an `HttpError`) and parses
+ * the body: the snapshot of `createFetchState` (`status` or `loading`
+ * narrows `data` and `error`; `attempt` of `limit`, `nextAttemptAt`),
+ * `secondsLeft`, and `retry`, `retryNow` (skips the wait, a Retry-After's
+ * included), `stop`. `null` fetches nothing.
+ *
+ * `parse` and `onRetry` are read from the latest render, the rest when a
+ * fetch starts. A new `url` aborts the old fetch, whose answer is never
+ * shown; unmounting stops it; under `<StrictMode>` a mount sends one
+ * request. On the server it renders `loading: true` and sends nothing.
+ *
+ * @example
+ * const report = useFetchWithRetry<Report>('/api/report');
+ * if (report.status === 'error') return <button onClick={report.retry}>Retry</button>;
+ */
+export function useFetchWithRetry<TData = unknown>(url: string | URL | null, options?: FetchStateOptions<TData>): FetchView<TData> {
+  const key = keyOf(url);
+  const latest = useLatest(options);
+  const state = useKeyed(key, () => createFetchState<TData>(key, () => latest.current));
+  return useView(state, options?.env);
+}

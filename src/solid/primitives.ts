@@ -1,0 +1,36 @@
+import type { Accessor } from 'solid-js';
+import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollOptions, type PollView } from '../index.js';
+import { createView, type UrlSource } from './view.js';
+
+type Source<TOptions> = TOptions | Accessor<TOptions | undefined>;
+const reader =
+  <TOptions>(options: Source<TOptions> | undefined) =>
+  (): TOptions | undefined =>
+    typeof options === 'function' ? (options as Accessor<TOptions | undefined>)() : options;
+
+/**
+ * Polls `url` (a value or an accessor) with `poll` while its owner lives.
+ * Returns a `PollView` whose fields are getters over signals: `status`
+ * narrows `data` and `error`; `attempt` of `limit`, `nextAttemptAt`,
+ * `paused`, `secondsLeft`, and `retry`, `retryNow`, `stop`. Do not
+ * destructure it (like props, reading a field is what tracks).
+ *
+ * `options` (a value or an accessor, read untracked) is read when polling
+ * starts and for each callback. A new url stops the old poll and starts
+ * afresh; disposing the owner stops everything. On the server it stays `idle`.
+ */
+export function createPoll<TData = unknown>(url: UrlSource, options?: Source<PollOptions<TData>>): PollView<TData> {
+  const read = reader(options);
+  return createView(url, (key) => createPollState<TData>(key, read), () => read()?.env);
+}
+
+/**
+ * Fetches `url` once with `fetchWithRetry` and parses the body while its
+ * owner lives: a `FetchView` of getters (`status` or `loading` narrows
+ * `data` and `error`). A new url aborts the old request, whose answer is
+ * never shown. On the server it shows `loading` and sends nothing.
+ */
+export function createFetchWithRetry<TData = unknown>(url: UrlSource, options?: Source<FetchStateOptions<TData>>): FetchView<TData> {
+  const read = reader(options);
+  return createView(url, (key) => createFetchState<TData>(key, read), () => read()?.env);
+}

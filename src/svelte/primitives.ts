@@ -1,0 +1,37 @@
+import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollOptions, type PollView } from '../index.js';
+import { createView, type UrlSource } from './view.svelte.js';
+
+type Source<TOptions> = TOptions | (() => TOptions | undefined);
+const reader =
+  <TOptions>(options: Source<TOptions> | undefined) =>
+  (): TOptions | undefined =>
+    typeof options === 'function' ? (options as () => TOptions | undefined)() : options;
+
+/**
+ * Polls `url` with `poll` while the component lives: call it during
+ * component initialisation (in `<script>`, or a `.svelte.js` module called
+ * from there) with a value or a getter, `createPoll(() => `/api/jobs/${id}`)`.
+ * Returns a `PollView` whose fields are reactive getters over `$state`:
+ * `status` narrows `data` and `error`; `attempt` of `limit`,
+ * `nextAttemptAt`, `paused`, `secondsLeft`, and `retry`, `retryNow`, `stop`.
+ * Read `poll.status`, do not destructure (like `$props()` fields).
+ *
+ * `options` (a value or a getter) is read when polling starts and for each
+ * callback, untracked. A new url stops the old poll and starts afresh;
+ * destroying the component stops everything. Server-rendered, it is `idle`.
+ */
+export function createPoll<TData = unknown>(url: UrlSource, options?: Source<PollOptions<TData>>): PollView<TData> {
+  const read = reader(options);
+  return createView(url, (key) => createPollState<TData>(key, read), () => read()?.env);
+}
+
+/**
+ * Fetches `url` once with `fetchWithRetry` and parses the body while the
+ * component lives: a `FetchView` of reactive getters (`status` or `loading`
+ * narrows `data` and `error`). A new url aborts the old request, whose
+ * answer is never shown. Server-rendered, it shows `loading` and sends nothing.
+ */
+export function createFetchWithRetry<TData = unknown>(url: UrlSource, options?: Source<FetchStateOptions<TData>>): FetchView<TData> {
+  const read = reader(options);
+  return createView(url, (key) => createFetchState<TData>(key, read), () => read()?.env);
+}

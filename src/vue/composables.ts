@@ -1,0 +1,33 @@
+import { toValue, type MaybeRefOrGetter } from 'vue';
+import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollOptions, type PollView } from '../index.js';
+import { useView, type UrlSource } from './use-view.js';
+
+/**
+ * Polls `url` (a value, a ref or a getter) with `poll` while the component
+ * is mounted. Returns a shallow-reactive `PollView`: `status` narrows `data`
+ * and `error`; `attempt` of `limit`, `nextAttemptAt`, `paused`,
+ * `secondsLeft`, and `retry`, `retryNow`, `stop`. Read it as `poll.status`
+ * (or `toRefs(poll)`); destructuring loses reactivity, as with `reactive`.
+ *
+ * `options` (a value, a ref or a getter) is read when polling starts and
+ * for each callback, so `isDone`, `onUpdate`, `onEvent` and `parse` are
+ * always the latest. A new url stops the old poll and starts afresh;
+ * unmounting stops everything. On the server it stays `idle`.
+ */
+export function usePoll<TData = unknown>(url: UrlSource, options?: MaybeRefOrGetter<PollOptions<TData> | undefined>): PollView<TData> {
+  const read = (): PollOptions<TData> | undefined => toValue(options);
+  return useView(url, (key) => createPollState<TData>(key, read), () => read()?.env);
+}
+
+/**
+ * Fetches `url` once with `fetchWithRetry` and parses the body, while the
+ * component is mounted. Returns a shallow-reactive `FetchView` (`status` or
+ * `loading` narrows `data` and `error`; `attempt` of `limit`,
+ * `nextAttemptAt`, `secondsLeft`, and `retry`, `retryNow`, `stop`). A new
+ * url aborts the old request, whose answer is never shown. On the server
+ * it shows `loading` and sends nothing.
+ */
+export function useFetchWithRetry<TData = unknown>(url: UrlSource, options?: MaybeRefOrGetter<FetchStateOptions<TData> | undefined>): FetchView<TData> {
+  const read = (): FetchStateOptions<TData> | undefined => toValue(options);
+  return useView(url, (key) => createFetchState<TData>(key, read), () => read()?.env);
+}

@@ -1,0 +1,3 @@
+import { adapterSuite } from './suite.js';
+
+adapterSuite('solid');

@@ -1,0 +1,176 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { createCluster, type ClusterRedis, type ClusterStatus } from '../../src/cluster/index.js';
+import { poll, type PollEvent } from '../../src/index.js';
+import { sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { delay, killWorkers, startWorker, until, type Worker } from './helpers/processes.js';
+import { hasRedis, startRedis, type RedisServer } from './helpers/redis-server.js';
+import type { WorkerJob } from './helpers/worker.js';
+
+// Redis must never make a poller worse than a lone one: killed, slow,
+// restarted or flushed, each process polls alone within a check and the
+// operation deadline, and they cooperate again by themselves afterwards.
+
+const run = hasRedis();
+let redis: RedisServer;
+let server: TestServer | undefined;
+let prefix = 0;
+beforeAll(async () => {
+  if (run) redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.close();
+});
+afterEach(async () => {
+  await killWorkers();
+  await server?.close();
+  server = undefined;
+  // Every test leaves a running Redis behind it.
+  await redis.start().catch(() => undefined);
+});
+
+async function counting(): Promise<TestServer> {
+  let n = 0;
+  return startServer((_req, res) => sendJson(res, 200, { n: ++n }));
+}
+
+const INTERVAL = 300;
+const LEASE = 900;
+const DEADLINE = 150;
+/** What scheduling on a busy two-core machine may add to a bound the design sets. */
+const SLACK = 250;
+const job = (over: Partial<WorkerJob> = {}): WorkerJob => ({
+  redisUrl: redis.url,
+  client: 'node-redis',
+  prefix: `faults${++prefix}:`,
+  url: `${server!.url}/jobs/7`,
+  interval: INTERVAL,
+  lease: LEASE,
+  deadline: DEADLINE,
+  recheck: 300,
+  use: ['share'],
+  ...over,
+});
+
+const statuses = (w: Worker): Array<{ status: ClusterStatus; at: number }> => w.reports.flatMap((r) => (r.type === 'status' ? [r] : []));
+const requestTimes = (w: Worker): number[] => w.reports.flatMap((r) => (r.type === 'event' && r.event.type === 'request' ? [r.at] : []));
+/** The longest time between two requests of a worker, from `since` on. */
+const longestGap = (w: Worker, since: number): number => {
+  const times = requestTimes(w).filter((t) => t >= since);
+  return Math.max(0, ...times.slice(1).map((t, i) => t - times[i]!));
+};
+const admin = async (): Promise<ReturnType<typeof createClient>> => createClient({ url: redis.url }).on('error', () => undefined).connect() as Promise<ReturnType<typeof createClient>>;
+
+/** Waits until exactly one worker leads and the others follow, then for `ms` more: only the leader sends. */
+async function cooperating(workers: Worker[], ms: number): Promise<Worker> {
+  await until(() => workers.filter((w) => w.role() === 'leader').length === 1 && workers.every((w) => w.role() !== undefined), 'one leader again');
+  await delay(LEASE);
+  const leader = workers.find((w) => w.role() === 'leader')!;
+  const before = workers.map((w) => w.requests());
+  await delay(ms);
+  expect(workers.map((w, i) => (w === leader ? 'leader' : w.requests() - before[i]!))).toEqual(workers.map((w) => (w === leader ? 'leader' : 0)));
+  expect(leader.requests() - before[workers.indexOf(leader)]!).toBeGreaterThanOrEqual(Math.floor(ms / INTERVAL) - 1);
+  return leader;
+}
+
+describe.skipIf(!run)('Redis faults', { timeout: 60_000 }, () => {
+  it('Redis killed mid-run: every process polls alone at once; restarted, one leads again and the others follow', async () => {
+    server = await counting();
+    const base = job();
+    const workers = await Promise.all([startWorker('a', base), startWorker('b', { ...base, client: 'ioredis' }), startWorker('c', { ...base, client: 'node-redis-v4' })]);
+    await cooperating(workers, 1000);
+    const killedAt = Date.now();
+    await redis.kill();
+    await until(() => workers.every((w) => requestTimes(w).filter((t) => t > killedAt).length >= 3), 'each process polling alone');
+    for (const w of workers) {
+      const local = statuses(w).find((s) => s.status.type === 'local' && s.at >= killedAt)!;
+      // A dropped connection is noticed at once (within a check and the deadline at worst).
+      expect(local.at - killedAt).toBeLessThan(LEASE / 3 + DEADLINE + SLACK);
+      expect(w.role()).toBe('leader');
+      expect(longestGap(w, killedAt)).toBeLessThan(INTERVAL + DEADLINE + SLACK);
+    }
+    await redis.start();
+    await cooperating(workers, 1200);
+    for (const w of workers) expect(statuses(w).at(-1)!.status.type).toBe('connected');
+    expect(workers.every((w) => w.reports.every((r) => r.type !== 'settled'))).toBe(true);
+  });
+
+  it('Redis paused (CLIENT PAUSE): the followers poll alone within a check and the deadline; nobody stalls longer than the deadline; then they cooperate again', async () => {
+    server = await counting();
+    const base = job();
+    const workers = await Promise.all([startWorker('a', base), startWorker('b', { ...base, client: 'ioredis' }), startWorker('c', base)]);
+    await cooperating(workers, 600);
+    const client = await admin();
+    const pausedAt = Date.now();
+    await client.sendCommand(['CLIENT', 'PAUSE', '2500', 'ALL']);
+    await until(() => workers.every((w) => requestTimes(w).some((t) => t > pausedAt + LEASE / 3 + DEADLINE)), 'each process polling alone');
+    await delay(Math.max(0, pausedAt + 2500 - Date.now()));
+    for (const w of workers) {
+      expect(statuses(w).some((s) => s.status.type === 'local' && s.at >= pausedAt)).toBe(true);
+      expect(longestGap(w, pausedAt + LEASE)).toBeLessThan(INTERVAL + DEADLINE + SLACK);
+    }
+    await cooperating(workers, 1200);
+    await client.quit();
+  });
+
+  it('FLUSHALL: lease, kept body and waits are gone; one process goes on leading (or another takes over), without a stall', async () => {
+    server = await counting();
+    const base = job();
+    const workers = await Promise.all([startWorker('a', base), startWorker('b', { ...base, client: 'ioredis' })]);
+    await cooperating(workers, 600);
+    const client = await admin();
+    const flushedAt = Date.now();
+    await client.flushAll();
+    await delay(LEASE);
+    const leader = await cooperating(workers, 1200);
+    expect(longestGap(leader, flushedAt)).toBeLessThan(INTERVAL + DEADLINE + SLACK);
+    await client.quit();
+  });
+
+  it("Redis hung (DEBUG SLEEP): a poll's cluster cooldown hold takes at most the deadline, then none while Redis is known down; it cooperates again after", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, {}));
+    const redisClient = await createClient({ url: redis.url }).on('error', () => undefined).connect();
+    const heard: ClusterStatus[] = [];
+    const cluster = createCluster({ redis: redisClient, prefix: `hung${++prefix}:`, deadline: DEADLINE, recheck: 300, onStatus: (s) => heard.push(s) });
+    const sent: number[] = [];
+    const stop = new AbortController();
+    const polling = poll(`${server.url}/x`, { interval: 100, use: [cluster.cooldown()], signal: stop.signal, isDone: () => false, onEvent: (e: PollEvent) => void (e.type === 'request' && sent.push(Date.now())) });
+    await until(() => sent.length >= 3, 'polling');
+    const client = await admin();
+    const sleptAt = Date.now();
+    const slept = client.sendCommand(['DEBUG', 'SLEEP', '1.5']);
+    await slept;
+    await until(() => heard.some((s) => s.type === 'connected'), 'Redis back');
+    await delay(300);
+    stop.abort();
+    await polling.catch(() => undefined);
+    const during = sent.filter((t) => t >= sleptAt);
+    const gaps = during.slice(1).map((t, i) => t - during[i]!);
+    expect(Math.max(...gaps)).toBeLessThan(100 + DEADLINE + SLACK);
+    expect(heard.map((s) => s.type)).toEqual(['local', 'connected']);
+    await cluster.close();
+    await redisClient.quit();
+    await client.quit();
+  });
+
+  it('a Redis that never answers: every hold gives up after the deadline, polling is never held longer, a shared poll runs alone', async () => {
+    server = await counting();
+    const never: ClusterRedis = {
+      send: () => new Promise(() => undefined),
+      subscribe: () => new Promise(() => undefined),
+      unsubscribe: async () => undefined,
+      close: async () => undefined,
+    };
+    const heard: ClusterStatus[] = [];
+    const cluster = createCluster({ redis: never, deadline: 100, recheck: 60_000, onStatus: (s) => heard.push(s) });
+    const events: PollEvent[] = [];
+    const started = Date.now();
+    const body = await poll<{ n: number }>(`${server.url}/x`, { interval: 50, use: [cluster.share(), cluster.cooldown()], isDone: (t) => t.n >= 4, onEvent: (e) => events.push(e) });
+    expect(body.n).toBe(4);
+    expect(server.requests).toHaveLength(4);
+    expect(events.filter((e) => e.type === 'share')).toEqual([{ type: 'share', role: 'leader' }]);
+    expect(heard.map((s) => s.type)).toEqual(['local']);
+    // One deadline (the first lease check and the first hold, side by side), then Redis is known down until the recheck.
+    expect(Date.now() - started).toBeLessThan(100 + 3 * 50 + SLACK);
+  });
+});

@@ -1,0 +1,109 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { PollEvent } from '../../../src/index.js';
+import type { WorkerJob, WorkerReport } from './worker.js';
+
+let bundled: Promise<string> | undefined;
+
+/**
+ * The worker script, bundled once per test file with esbuild (pollite's
+ * source and both Redis clients in one ESM file): a process then starts in
+ * half a second, not the four that tsx takes on two cores.
+ */
+function workerBundle(): Promise<string> {
+  bundled ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pollite-cluster-worker-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const outfile = join(dir, 'worker.mjs');
+    await build({
+      entryPoints: [fileURLToPath(new URL('./worker.ts', import.meta.url))],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile,
+      logLevel: 'warning',
+      // The clients are CommonJS, and call require for Node's built-ins.
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    });
+    return outfile;
+  })();
+  return bundled;
+}
+
+/** A real Node process polling through pollite/cluster, and everything it reported. */
+export interface Worker {
+  name: string;
+  reports: WorkerReport[];
+  events(): PollEvent[];
+  /** Requests it sent (its `request` events). */
+  requests(): number;
+  /** Bodies its callers got, by `n`. */
+  updates(): number[];
+  /** Its latest `share` role. */
+  role(): 'leader' | 'follower' | undefined;
+  /** Aborts its poll (its process stays up). */
+  stop(): void;
+  /** Kills the process (SIGKILL: no goodbye). */
+  kill(): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+const live = new Set<ChildProcess>();
+
+/** Forks a worker polling `job`; resolves once it is connected and polling. */
+export async function startWorker(name: string, job: WorkerJob): Promise<Worker> {
+  const child = fork(await workerBundle(), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  live.add(child);
+  const reports: WorkerReport[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => (live.delete(child), resolve(code))));
+  const ready = new Promise<void>((resolve, reject) => {
+    child.on('message', (report: WorkerReport) => {
+      reports.push(report);
+      if (report.type === 'ready') resolve();
+    });
+    void exited.then(() => reject(new Error(`worker ${name} exited before it was ready`)));
+  });
+  child.send({ type: 'poll', job });
+  await ready;
+  const events = (): PollEvent[] => reports.flatMap((r) => (r.type === 'event' ? [r.event] : []));
+  return {
+    name,
+    reports,
+    events,
+    requests: () => events().filter((e) => e.type === 'request').length,
+    updates: () => reports.flatMap((r) => (r.type === 'update' ? [(r.data as { n: number }).n] : [])),
+    role: () => events().reduce<'leader' | 'follower' | undefined>((role, e) => (e.type === 'share' ? e.role : role), undefined),
+    stop: () => void child.send({ type: 'stop' }),
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    exited,
+  };
+}
+
+/** Kills every worker still running (afterEach). */
+export async function killWorkers(): Promise<void> {
+  await Promise.all(
+    [...live].map(async (child) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    }),
+  );
+}
+
+/** Waits until `check` holds, polling every 20 ms; fails with `what` after `within` ms. */
+export async function until(check: () => boolean, what: string, within = 15_000): Promise<void> {
+  const deadline = Date.now() + within;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

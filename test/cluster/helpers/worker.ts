@@ -1,0 +1,63 @@
+// One pollite process of the cluster tests (and of nothing else): bundled
+// and forked by ./processes.ts, told what to poll over IPC, reporting every event,
+// update and cluster status back. See ./processes.ts.
+import { createCluster, type ClusterStatus } from '../../../src/cluster/index.js';
+import { poll, type PollEvent, type PollFeature } from '../../../src/index.js';
+import { connectClient, type ClientKind } from './clients.js';
+
+/** What a worker polls, and how. */
+export interface WorkerJob {
+  redisUrl: string;
+  client: ClientKind;
+  prefix: string;
+  url: string;
+  interval: number;
+  lease?: number;
+  deadline?: number;
+  recheck?: number;
+  headers?: Record<string, string>;
+  /** Which cluster features to use. */
+  use: Array<'share' | 'cooldown'>;
+  /** Polling is done once a body's `n` reaches this. */
+  doneAt?: number;
+  maxRetryAfter?: number;
+}
+
+export type WorkerReport =
+  | { type: 'ready' }
+  | { type: 'event'; event: PollEvent; at: number }
+  | { type: 'update'; data: unknown; at: number }
+  | { type: 'status'; status: ClusterStatus; at: number }
+  | { type: 'settled'; outcome: 'resolved' | 'rejected'; value: unknown; at: number };
+
+const send = (report: WorkerReport): void => void process.send?.(report);
+const controller = new AbortController();
+
+process.on('message', async (message: { type: 'poll'; job: WorkerJob } | { type: 'stop' }) => {
+  if (message.type === 'stop') return controller.abort(new Error('stopped'));
+  const { job } = message;
+  const { client } = await connectClient(job.client, job.redisUrl);
+  const cluster = createCluster({
+    redis: client,
+    prefix: job.prefix,
+    ...(job.lease === undefined ? {} : { lease: job.lease }),
+    ...(job.deadline === undefined ? {} : { deadline: job.deadline }),
+    ...(job.recheck === undefined ? {} : { recheck: job.recheck }),
+    onStatus: (status) => send({ type: 'status', status: { ...status, ...('error' in status ? { error: String(status.error) } : {}) }, at: Date.now() }),
+  });
+  const use: PollFeature[] = job.use.map((name) => (name === 'share' ? cluster.share() : cluster.cooldown()));
+  send({ type: 'ready' });
+  poll<{ n: number }>(job.url, {
+    interval: job.interval,
+    use,
+    init: { headers: job.headers ?? {} },
+    signal: controller.signal,
+    ...(job.maxRetryAfter === undefined ? {} : { maxRetryAfter: job.maxRetryAfter }),
+    isDone: (body) => job.doneAt !== undefined && body.n >= job.doneAt,
+    onEvent: (event) => send({ type: 'event', event, at: Date.now() }),
+    onUpdate: (data) => send({ type: 'update', data, at: Date.now() }),
+  }).then(
+    (value) => send({ type: 'settled', outcome: 'resolved', value, at: Date.now() }),
+    (error: unknown) => send({ type: 'settled', outcome: 'rejected', value: String(error), at: Date.now() }),
+  );
+});

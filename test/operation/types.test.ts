@@ -1,0 +1,33 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import { isOperationFailedError, pollOperation, type OperationAnswer, type OperationFailedError, type OperationOptions, type PollOperationInit } from '../../src/index.js';
+
+describe('the types of pollOperation', () => {
+  it('resolves with TResult; isDone, isFailed and onUpdate see TStatus', () => {
+    type Status = { state: 'running' | 'done' };
+    const done = (): Promise<{ url: string }> =>
+      pollOperation<{ url: string }, Status>('https://api.example/exports', {
+        method: 'POST',
+        operation: {
+          isDone: (status, answer) => {
+            expectTypeOf(status).toEqualTypeOf<Status>();
+            expectTypeOf(answer).toEqualTypeOf<OperationAnswer<Status>>();
+            return status.state === 'done';
+          },
+          isFailed: (status) => status.state !== 'done',
+          onUpdate: (status) => expectTypeOf(status).toEqualTypeOf<Status>(),
+          operationUrl: (start) => (start.headers.get('x-monitor') ?? undefined),
+        },
+      });
+    expectTypeOf(done).returns.toEqualTypeOf<Promise<{ url: string }>>();
+    expectTypeOf<PollOperationInit['operation']>().toEqualTypeOf<OperationOptions | undefined>();
+  });
+
+  it('isOperationFailedError narrows to the error with its state and final body', () => {
+    const error: unknown = undefined;
+    if (isOperationFailedError(error)) {
+      expectTypeOf(error).toEqualTypeOf<OperationFailedError>();
+      expectTypeOf(error.status).toEqualTypeOf<'failed' | 'canceled'>();
+      expectTypeOf(error.operation).toBeUnknown();
+    }
+  });
+});
