@@ -14,10 +14,10 @@ export default tseslint.config(
   },
   {
     // The core runs everywhere: no Node built-ins, no process.env.
-    files: ['src/core/**', 'src/backoff/**', 'src/env/**', 'src/errors/**', 'src/http/**', 'src/retry/**', 'src/cooperate/**', 'src/index.ts'],
+    files: ['src/options/**', 'src/backoff/**', 'src/env/**', 'src/errors/**', 'src/http/**', 'src/policy/**', 'src/cooldown/**', 'src/poll/**', 'src/retry/**', 'src/observe/**', 'src/operation/**', 'src/testing/**', 'src/cooperate/**', 'src/index.ts'],
     rules: {
       // and nothing of React: it is a peer dependency of `pollite/react` only.
-      'no-restricted-imports': ['error', { patterns: ['node:*', 'react', 'react/*', 'react-dom', 'react-dom/*'] }],
+      'no-restricted-imports': ['error', { patterns: ['node:*', 'react', 'react/*', 'react-dom', 'react-dom/*', 'vue', 'svelte', 'svelte/*', 'solid-js', 'solid-js/*'] }],
       'no-restricted-globals': ['error', 'process', 'Buffer'],
     },
   },

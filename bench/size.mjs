@@ -1,7 +1,7 @@
 // `npm run bench:size`: what each pollite entry point and each opt-in feature
 // costs a user's bundle, next to its peers measured the same way in the same
-// run: esbuild, minified, ESM, for the browser, gzip -9 (react, react-dom and
-// @tanstack/query-core external for the adapters). Reads the built dist/.
+// run: esbuild, minified, ESM, for the browser, gzip -9 (react, vue, svelte,
+// solid-js and @tanstack/query-core external for the adapters). Reads the built dist/.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,7 +23,7 @@ async function gzipped(code) {
     logLevel: 'silent',
     // `pollite` and its subpaths are this repo's dist/, as an installed package would be.
     alias: { pollite: join(root, 'dist') },
-    external: ['react', 'react-dom', 'node:*', ...(code.includes("'@tanstack/query-core'") ? [] : ['@tanstack/query-core'])],
+    external: ['react', 'react-dom', 'vue', 'svelte', 'svelte/*', 'solid-js', 'solid-js/*', 'node:*', ...(code.includes("'@tanstack/query-core'") ? [] : ['@tanstack/query-core'])],
   });
   return gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
 }

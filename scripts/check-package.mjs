@@ -97,7 +97,7 @@ import * as hooks from 'pollite/react';
 function View() {
   const job = hooks.usePoll('http://127.0.0.1/jobs/1');
   const report = hooks.useFetchWithRetry('http://127.0.0.1/report');
-  return createElement('p', null, job.status + ' ' + report.loading + ' ' + report.maxAttempts);
+  return createElement('p', null, job.status + ' ' + report.loading + ' ' + report.limit);
 }
 const html = renderToString(createElement(View));
 if (html !== '<p>idle true 4</p>') throw new Error('smoke pollite/react failed: ' + html);
@@ -118,7 +118,7 @@ for (const [label, { code, budget, target }] of Object.entries(budgets)) {
     format: 'esm',
     platform: 'neutral',
     write: false,
-    external: ['react', 'react-dom', '@tanstack/query-core', 'node:*'],
+    external: ['react', 'react-dom', 'vue', 'svelte', 'svelte/*', 'solid-js', 'solid-js/*', '@tanstack/query-core', 'node:*'],
     logLevel: 'silent',
   });
   const bytes = gzipSync(result.outputFiles[0].contents, { level: 9 }).length;

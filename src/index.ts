@@ -12,20 +12,6 @@ export type { RetryOptions, FetchRetryOptions, FetchWithRetryInit, RetryContext,
 export { createRetryBudget } from './retry/retry-budget.js';
 export type { RetryBudget, RetryBudgetOptions } from './retry/retry-budget.js';
 
-export { createPollState } from './observe/poll-state.js';
-export { createFetchState } from './observe/fetch-state.js';
-export type { FetchStateOptions } from './observe/fetch-state.js';
-export { createCountdown } from './observe/countdown.js';
-export type { Countable } from './observe/countdown.js';
-export type { PollSnapshot } from './observe/poll-snapshot.js';
-export type { FetchSnapshot } from './observe/fetch-snapshot.js';
-export type { RunState, PollState, FetchState, PollView, FetchView, ViewControls } from './observe/run-state.js';
-export type { Subscribable } from './observe/store.js';
-export type { OptionsSource } from './observe/one-run.js';
-
-export { pollOperation } from './operation/poll-operation.js';
-export type { PollOperationInit, OperationOptions, OperationAnswer, OperationState } from './operation/operation-options.js';
-export { OperationFailedError, isOperationFailedError } from './operation/operation-failed-error.js';
 
 export { retryDecision, PACED_FROM } from './policy/retry-decision.js';
 export type { RetryDecision, RetryPolicy, Failure, BudgetPrices } from './policy/retry-decision.js';

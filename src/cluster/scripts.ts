@@ -95,24 +95,30 @@ return 0
 `);
 
 /**
- * Withdraws from a token bucket: KEYS bucket; ARGV capacity, cost. No key
- * is a full bucket (so a full one costs nothing to keep). Replies the
- * tokens left, or -1 (and takes nothing) when fewer than `cost` are left.
+ * Withdraws from a token bucket: KEYS bucket; ARGV capacity, cost, tokens
+ * to assume when there is no key (a full bucket, unless a process back
+ * from a Redis fault knows it was spent: a restarted Redis must not hand
+ * every process a full budget). A full bucket is no key, so it costs
+ * nothing to keep. Replies the tokens left, or -1 - the tokens left (and
+ * takes nothing) when fewer than `cost` are left.
  */
 export const WITHDRAW = lua(`
 local cap = tonumber(ARGV[1])
-local left = tonumber(redis.call('GET', KEYS[1]) or cap)
+local left = tonumber(redis.call('GET', KEYS[1]) or math.min(cap, tonumber(ARGV[3])))
 local cost = tonumber(ARGV[2])
-if cost > left then return -1 end
+if cost > left then
+  if left < cap then redis.call('SET', KEYS[1], left) end
+  return -1 - left
+end
 left = left - cost
 if left >= cap then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], left) end
 return left
 `);
 
-/** Refunds a token bucket: KEYS bucket; ARGV capacity, refund. Replies the tokens left. */
+/** Refunds a token bucket: KEYS bucket; ARGV capacity, refund, tokens to assume when there is no key (as WITHDRAW). Replies the tokens left. */
 export const REFUND = lua(`
 local cap = tonumber(ARGV[1])
-local left = math.min(cap, tonumber(redis.call('GET', KEYS[1]) or cap) + tonumber(ARGV[2]))
+local left = math.min(cap, tonumber(redis.call('GET', KEYS[1]) or math.min(cap, tonumber(ARGV[3]))) + tonumber(ARGV[2]))
 if left >= cap then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], left) end
 return left
 `);

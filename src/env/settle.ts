@@ -15,7 +15,8 @@ export function settle<T>(
   return new Promise<T>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     let done = false;
-    let cleanup: (() => void) | void;
+    // Assigned once `start` returns; `end` may run first (a settle from inside `start`), so not a const.
+    let cleanup: (() => void) | void = undefined;
     const end =
       <V>(then: (value: V) => void) =>
       (value: V): void => {

@@ -3,7 +3,9 @@ import { hasErrorName, PolliteError } from './pollite-error.js';
 /**
  * A response whose status pollite will not accept: a 4xx or unfollowed 3xx
  * (never retried), or a retryable status that the caller's policy gave up on.
- * The `response` is handed over with its body unread.
+ * The `response` is handed over with its body unread, except when `poll`
+ * gave up on a retried status (a `PollGaveUpError`'s cause): that body is
+ * cancelled, so its connection is not held.
  */
 export class HttpError extends PolliteError {
   /** The HTTP status code. */

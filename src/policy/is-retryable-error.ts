@@ -75,5 +75,7 @@ export function isRetryableError(error: unknown): boolean {
   if (e.name === 'HttpError') return typeof e.status === 'number' && isRetryableStatus(e.status);
   if (find(e, (x) => (typeof x.message === 'string' && HOPELESS.test(x.message)) || undefined)) return false;
   const code = codeOf(e);
+  // undici's own assertion on a malformed answer (`HTTP/1.1  200`): the server's fault, like its parser's codes.
+  if (code === 'ERR_ASSERTION' && e.message === 'fetch failed') return true;
   return code !== undefined ? NETWORK_CODE.test(code) : typeof e.message === 'string' && NETWORK_MESSAGE.test(e.message);
 }

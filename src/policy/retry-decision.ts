@@ -113,7 +113,7 @@ export function retryDecision(
   const cost = prices && (failure.type === 'timeout' ? prices.timeoutCost : prices.retryCost);
   const delay = paced
     ? Math.max(policy.interval, spread(retryAfter!, random))
-    : Math.max(policy.interval + checkedBackoff(policy.backoff(failures)), retryAfter === null ? 0 : spread(PACED_FROM, random));
+    : Math.max(policy.interval + checkedBackoff(policy.backoff(failures, policy.interval)), retryAfter === null ? 0 : spread(PACED_FROM, random));
   if (now + delay > (policy.deadline ?? Infinity)) return { retry: false, failures, reason: 'deadline', ...about, delay };
   return { retry: true, delay, failures, reason: failure.type, ...about, retryAfter: paced ? retryAfter : null, ...(cost === undefined ? {} : { cost }) };
 }

@@ -5,7 +5,10 @@ import { timeoutError } from '../errors/timeout-error.js';
 import { discardBody } from '../http/body.js';
 import type { Validators } from '../http/request.js';
 import { isRetryableStatus } from '../http/retryable-status.js';
+import { serverWait } from '../http/server-wait.js';
 import { retryDecision } from '../policy/retry-decision.js';
+import { spread } from '../policy/spread.js';
+import { nextSlowdown } from '../policy/throttle.js';
 import { cooldownHooks } from './cooldown-hooks.js';
 import type { LoopHooks, PollAnswer, PollCall } from './feature.js';
 import { pauseHooks } from './pauses.js';
@@ -73,6 +76,8 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
 
   let since: Validators | null = null;
   let failures = 0;
+  /** How far the server's throttling has stretched the interval (see nextSlowdown); 0 when it has not. */
+  let slowdown = 0;
   try {
     for (;;) {
       await holdWhileAsked();
@@ -82,6 +87,10 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
       const { response } = result;
       const answer: PollAnswer = { status: response?.status ?? 0, headers: response?.headers ?? noHeaders, data: result.failure ? undefined : result.data, at: env.now() };
       for (const h of hooks) h.answer?.(answer);
+      // The server's own word on when to come back: a Retry-After, or a reset with nothing left in the window.
+      const asked = answer.status ? serverWait(answer.status, answer.headers, answer.at) : null;
+      const throttled = answer.status === 429 || (answer.status === 503 && asked !== null);
+      if (throttled || (!result.failure && slowdown)) slowdown = nextSlowdown(slowdown, s.interval, throttled, throttled ? env.random() : 0);
       if (!result.failure) {
         failures = 0;
         lastFailure = undefined;
@@ -93,18 +102,22 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
         }
         let delay = s.interval;
         for (const h of hooks) if (h.pace) delay = h.pace(delay, answer);
+        // A 2xx's Retry-After (the long-running-operation convention) or announced reset is a floor too.
+        if (asked) delay = Math.max(delay, spread(Math.min(asked, s.maxRetryAfter), env.random()));
+        delay = Math.max(delay, slowdown);
         emit({ type: 'wait', delay, at: env.now() + delay });
         await pause(delay, wakes);
         continue;
       }
       lastFailure = result.error;
-      const policy = { retries: s.retries, backoff: s.backoff, maxRetryAfter: s.maxRetryAfter, interval: s.interval, countPaced: false, isRetryableStatus, deadline: end };
+      const policy = { retries: s.retries, backoff: s.backoff, maxRetryAfter: s.maxRetryAfter, interval: answer.status === 429 ? Math.max(s.interval, slowdown) : s.interval, countPaced: false, isRetryableStatus, deadline: end };
       const decision = retryDecision(result.failure, failures, policy, env.now(), env.random());
+      // Whether retried or given up on, a failed answer's body is never read: free its connection.
+      if (response) discardBody(response);
       if (!decision.retry) {
         if (decision.reason === 'deadline') throw pastDeadline(decision.delay!);
         throw new PollGaveUpError(decision.failures, decision.status, lastFailure);
       }
-      if (response) discardBody(response);
       const attempt = failures + 1;
       failures = decision.failures;
       const { delay } = decision;

@@ -1,4 +1,5 @@
-import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollOptions, type PollView } from '../index.js';
+import { type PollOptions } from '../index.js';
+import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollView } from '../observe/index.js';
 import { useKeyed } from './use-keyed.js';
 import { useLatest } from './use-latest.js';
 import { useView } from './use-view.js';

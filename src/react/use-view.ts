@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
-import { createCountdown, type Clock, type RunState, type ViewControls } from '../index.js';
+import { type Clock } from '../index.js';
+import { createCountdown, type RunState, type ViewControls } from '../observe/index.js';
 
 /**
  * Subscribes to `state` and its countdown, starts it after mount and stops

@@ -16,7 +16,7 @@ const UNSUPPORTED_METHODS = /^(?:CONNECT|TRACE|TRACK)$/i;
  */
 function refuse(res: NodeResponseLike, status: 400 | 413 | 500 | 501): void {
   if (status === 413) res.writeHead(413, 'Content Too Large', { 'content-length': '0', connection: 'close' });
-  else res.writeHead(status, undefined, { 'content-length': '0' });
+  else res.writeHead(status, { 'content-length': '0' });
   res.end();
 }
 
@@ -27,7 +27,8 @@ function refuse(res: NodeResponseLike, status: 400 | 413 | 500 | 501): void {
  * that does not read it costs no memory. A body that middleware already
  * parsed (`express.json()` and the like, which leave `req.body` and a read
  * stream) is passed on as that result: a string or bytes as they are,
- * anything else as JSON; `Content-Length` is then dropped. The URL is
+ * anything else as JSON (so `express.urlencoded()`'s object arrives as JSON
+ * under its form Content-Type); `Content-Length` is then dropped. The URL is
  * Express's `originalUrl` when there is one, so a handler mounted under a
  * path sees all of it. The answer is streamed with back-pressure;
  * `request.signal` aborts when the client goes away, and the answer's

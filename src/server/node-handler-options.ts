@@ -22,8 +22,9 @@ export interface NodeRequestLike {
 export interface NodeResponseLike {
   readonly headersSent: boolean;
   readonly writableEnded: boolean;
-  /** With `headers` as name, value, name, value... (several `Set-Cookie` stay apart). */
-  writeHead(status: number, statusMessage: string | undefined, headers: Record<string, string> | string[]): unknown;
+  /** With `headers` as name, value, name, value... (several `Set-Cookie` stay apart), or an object. */
+  writeHead(status: number, headers: Record<string, string> | string[]): unknown;
+  writeHead(status: number, statusMessage: string, headers: Record<string, string> | string[]): unknown;
   write(chunk: Uint8Array): boolean;
   end(): unknown;
   once(event: 'close' | 'drain', listener: () => void): unknown;

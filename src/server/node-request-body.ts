@@ -24,6 +24,8 @@ const serialise = (body: unknown): BodyInit =>
  */
 export function requestBody(req: NodeRequestLike, limit: number): RequestBody {
   const { 'content-length': length, 'transfer-encoding': coding } = req.headers;
+  // RFC 9112 §6.3: an HTTP/1 request with neither Content-Length nor Transfer-Encoding has no body.
+  const bodiless = length === '0' || (length === undefined && coding === undefined && req.httpVersionMajor !== 2);
   let ended = true;
   let failure: RequestBody['failure'];
   let discarding = false;
@@ -38,8 +40,7 @@ export function requestBody(req: NodeRequestLike, limit: number): RequestBody {
     // No body to pass on.
   } else if (req.readableEnded) {
     if (req.body !== undefined) init = serialise(req.body);
-    // RFC 9112 §6.3: an HTTP/1 request with neither Content-Length nor Transfer-Encoding has no body.
-  } else if (length !== '0' && (length !== undefined || coding !== undefined || req.httpVersionMajor === 2)) {
+  } else if (!bodiless) {
     ended = false;
     init = new ReadableStream<Uint8Array>(
       {
@@ -61,7 +62,7 @@ export function requestBody(req: NodeRequestLike, limit: number): RequestBody {
           });
           req.on('end', () => {
             ended = true;
-            if (!discarding) controller.close();
+            if (!discarding && !failure) controller.close();
           });
           req.on('error', (error) => {
             failure ??= 'broken';

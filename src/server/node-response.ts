@@ -11,8 +11,10 @@ export async function send(response: Response, res: NodeResponseLike, isHead: bo
   const head: string[] = [];
   response.headers.forEach((value, name) => head.push(name, value));
   if (close) head.push('connection', 'close');
-  // No reason phrase (an empty statusText) lets Node send the standard one.
-  res.writeHead(response.status, response.statusText || undefined, head);
+  // Without a reason phrase (an empty statusText) Node sends the standard one. Never an undefined one in
+  // its place: on-headers (under compression, morgan...) would take it for the headers and drop them.
+  if (response.statusText) res.writeHead(response.status, response.statusText, head);
+  else res.writeHead(response.status, head);
   const body = isHead ? null : response.body;
   if (body === null) {
     await response.body?.cancel();

@@ -1,5 +1,6 @@
 import type { Accessor } from 'solid-js';
-import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollOptions, type PollView } from '../index.js';
+import { type PollOptions } from '../index.js';
+import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollView } from '../observe/index.js';
 import { createView, type UrlSource } from './view.js';
 
 type Source<TOptions> = TOptions | Accessor<TOptions | undefined>;

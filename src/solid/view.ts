@@ -1,5 +1,6 @@
 import { createEffect, createSignal, on, onCleanup, untrack, type Accessor } from 'solid-js';
-import { createCountdown, type Clock, type RunState, type ViewControls } from '../index.js';
+import { type Clock } from '../index.js';
+import { createCountdown, type RunState, type ViewControls } from '../observe/index.js';
 
 /** A url as a primitive takes it: a value or an accessor (a signal, a prop getter). */
 export type UrlSource = string | URL | null | Accessor<string | URL | null>;

@@ -1,4 +1,5 @@
-import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollOptions, type PollView } from '../index.js';
+import { type PollOptions } from '../index.js';
+import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollView } from '../observe/index.js';
 import { createView, type UrlSource } from './view.svelte.js';
 
 type Source<TOptions> = TOptions | (() => TOptions | undefined);

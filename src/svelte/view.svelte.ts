@@ -1,7 +1,8 @@
 // A Svelte module (`.svelte.ts`): its runes are compiled by the app's Svelte
 // compiler, as every Svelte 5 library's are (vite-plugin-svelte, SvelteKit).
 import { untrack } from 'svelte';
-import { createCountdown, type Clock, type RunState, type ViewControls } from '../index.js';
+import { type Clock } from '../index.js';
+import { createCountdown, type RunState, type ViewControls } from '../observe/index.js';
 
 /** A url as Svelte code passes it: a value, or a getter (`() => url`) to follow its changes. */
 export type UrlSource = string | URL | null | (() => string | URL | null);

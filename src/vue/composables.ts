@@ -1,5 +1,6 @@
 import { toValue, type MaybeRefOrGetter } from 'vue';
-import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollOptions, type PollView } from '../index.js';
+import { type PollOptions } from '../index.js';
+import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollView } from '../observe/index.js';
 import { useView, type UrlSource } from './use-view.js';
 
 /**

@@ -1,5 +1,6 @@
 import { getCurrentInstance, onMounted, onScopeDispose, shallowReactive, toValue, watch, type MaybeRefOrGetter } from 'vue';
-import { createCountdown, type Clock, type RunState, type ViewControls } from '../index.js';
+import { type Clock } from '../index.js';
+import { createCountdown, type RunState, type ViewControls } from '../observe/index.js';
 
 /** A url as a composable takes it: a value, a ref or a getter. */
 export type UrlSource = MaybeRefOrGetter<string | URL | null>;

@@ -148,7 +148,7 @@ describe('requireOrSkip, for the tests', () => {
     vi.stubEnv('CI', 'true');
     vi.stubEnv('POLLITE_TOOLS_ABSENT', 'nginx');
     const { requireOrSkip } = await import('../helpers/tools.js');
-    expect(() => requireOrSkip('nginx', 'the interop tests')).toThrow(/^the interop tests: nginx is needed by .*declared absent by POLLITE_TOOLS_ABSENT\. Under CI a missing tool fails the run/);
+    expect(() => requireOrSkip('nginx', 'the interop tests')).toThrow(/^the interop tests cannot run: nginx is needed by .*declared absent by POLLITE_TOOLS_ABSENT\. Under CI a missing tool fails the run/);
   });
 
   it('CI=true wins over POLLITE_REQUIRE_TOOLS=0', async () => {
@@ -167,7 +167,7 @@ describe('requireOrSkip, for the tests', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { requireOrSkip } = await import('../helpers/tools.js');
     expect(requireOrSkip('nginx', 'the interop tests')).toBe(false);
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/\*\*\* SKIPPED \(the interop tests\): nginx is needed by/));
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/\*\*\* SKIPPED the interop tests: nginx is needed by/));
   });
 });
 

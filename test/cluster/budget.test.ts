@@ -44,7 +44,7 @@ describe.skipIf(!run)('cluster.budget()', () => {
     expect(server.requests).toHaveLength(26);
   });
 
-  it('when Redis fails, each process retries from its own bucket, charged with what it withdrew; the shared one again once Redis is back', async () => {
+  it('when Redis fails, each process retries from its own bucket, charged with what it withdrew; back, it tells a restarted Redis what it knew', async () => {
     const { cluster: c, statuses } = await cluster();
     const budget = c.budget({ name: 'gap', capacity: 20 });
     expect(results([await budget.withdraw(5), await budget.withdraw(5), await budget.withdraw(5)])).toBe('yyy');
@@ -54,9 +54,23 @@ describe.skipIf(!run)('cluster.budget()', () => {
     expect(Date.now() - started).toBeLessThan(150 + 100);
     expect(statuses.map((s) => s.type)).toEqual(['local']);
     await redis().start();
-    // The restarted Redis is empty: a full shared bucket (each process's own one stays as it was).
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(results([await budget.withdraw(20), await budget.withdraw(5)])).toBe('yn');
+    // The restarted Redis forgot the bucket: this process tells it what it knew (0 left), rather than a full one.
+    expect(results([await budget.withdraw(5)])).toBe('n');
     expect(statuses.map((s) => s.type)).toEqual(['local', 'connected']);
+    for (let i = 0; i < 5; i += 1) await budget.refund();
+    expect(results([await budget.withdraw(5), await budget.withdraw(1)])).toBe('yn');
+  });
+
+  it('when Redis fails, a process retries no more than the shared bucket had left when it last saw it', async () => {
+    const [a, b] = [await cluster(), await cluster({ kind: 'ioredis' })];
+    const [ba, bb] = [a.cluster.budget({ name: 'spent', capacity: 20 }), b.cluster.budget({ name: 'spent', capacity: 20 })];
+    // a takes 10 (sees 10 left), b takes 10 (sees 0 left): the cluster's budget is spent.
+    expect(results([await ba.withdraw(5), await ba.withdraw(5), await bb.withdraw(5), await bb.withdraw(5), await bb.withdraw(5)])).toBe('yyyyn');
+    await redis().kill();
+    // Alone, each would have 10 left; b saw the shared bucket empty, a saw 10 in it.
+    expect(results([await bb.withdraw(5)])).toBe('n');
+    expect(results([await ba.withdraw(5), await ba.withdraw(5), await ba.withdraw(5)])).toBe('yyn');
+    await redis().start();
   });
 });

@@ -167,7 +167,7 @@ describe.skipIf(!run)('cluster.share() across processes', { timeout: 60_000 }, (
     const keys = (await admin.keys(`${base.prefix}*`)).sort();
     for (const key of keys) expect(key).toMatch(new RegExp(`^${base.prefix}job:\\{[0-9a-f]{64}\\}:(lease|last|next)$`));
     expect(new Set(keys.map((k) => k.split(':')[2])).size).toBe(2);
-    const dump = JSON.stringify(await Promise.all(keys.map((k) => admin.type(k).then((t) => (t === 'hash' ? admin.hGetAll(k) : admin.get(k))))));
+    const dump = JSON.stringify(await Promise.all(keys.map((k) => admin.type(k).then((t): Promise<unknown> => (t === 'hash' ? admin.hGetAll(k) : admin.get(k))))));
     expect(dump).not.toMatch(/secret|127\.0\.0\.1|jobs/);
     await admin.quit();
   });

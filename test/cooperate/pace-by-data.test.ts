@@ -84,21 +84,22 @@ describe('poll with paceByData, against a real server', () => {
     expect(waits(events)).toEqual([100, 300, 900, 100]);
   });
 
-  it('a Retry-After on a 202 sets the next wait, bounded by min and max', async () => {
+  it('a Retry-After on a 202 sets the next wait; the core holds it as a floor, above max too (capped by maxRetryAfter), with the spread', async () => {
     server = await startServer(
       scripted([json(202, { status: 'queued' }, { 'retry-after': '5' }), json(202, { status: 'queued2' }, { 'retry-after': '600' }), json(200, { status: 'done' })]),
     );
     const events: PollEvent[] = [];
     await poll<{ status: string }>(server.url, { isDone: (j) => j.status === 'done', use: [paceByData({ min: 1000, max: 60_000 })], env: recordingEnv().env, onEvent: (e) => events.push(e) });
-    expect(waits(events)).toEqual([5000, 60_000]);
+    // recordingEnv draws 0.5: 5 s + 10 %; 600 s is capped at maxRetryAfter (300 s), + 10 %.
+    expect(waits(events)).toEqual([5500, 330_000]);
   });
 
-  it('an unchanged 202 with Retry-After: 1 waits 1 s each time: the header sets the wait, the growth does not override it', async () => {
+  it('an unchanged 202 with Retry-After: 1 waits 1 s (plus the spread) each time: the header sets the wait, the growth does not override it', async () => {
     const queued = json(202, { status: 'queued' }, { 'retry-after': '1' });
     server = await startServer(scripted([queued, queued, queued, queued, json(200, { status: 'done' })]));
     const events: PollEvent[] = [];
     await poll<{ status: string }>(server.url, { isDone: (j) => j.status === 'done', use: [paceByData({ min: 500, max: 8000 })], env: recordingEnv().env, onEvent: (e) => events.push(e) });
-    expect(waits(events)).toEqual([1000, 1000, 1000, 1000]);
+    expect(waits(events)).toEqual([1100, 1100, 1100, 1100]);
   });
 
   it('a 429 with Retry-After waits at least that long: the wait after a failure is the retry decision\'s', async () => {
@@ -128,11 +129,11 @@ describe('poll with paceByData, against a real server', () => {
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ delay: 450, retryAfter: null });
   });
 
-  it("a plain number keeps today's fixed interval: Retry-After on a 2xx and 304s change nothing", async () => {
+  it("a plain number keeps a fixed interval: 304s change nothing; a 2xx's Retry-After is a floor of the next wait", async () => {
     server = await startServer(scripted([json(202, { status: 'q' }, { 'retry-after': '9', etag: '"e"' }), notModified, notModified, json(200, { status: 'done' })]));
     const { env, delays } = recordingEnv();
     await poll<{ status: string }>(server.url, { isDone: (j) => j.status === 'done', interval: 700, env });
-    expect(delays).toEqual([700, 700, 700]);
+    expect(delays).toEqual([9900, 700, 700]);
   });
 
   it('refuses a bad interval, a moved option or a bad flag with a TypeError naming it, sending nothing', async () => {

@@ -9,6 +9,9 @@
  * loudly and the tests are skipped.
  */
 
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
 export type ToolName = 'chromium' | 'redis-server' | 'nginx' | 'script' | 'bun' | 'deno' | 'workerd';
 
 export type ToolLookup = { name: ToolName; found: true; path: string; version: string } | { name: ToolName; found: false; reason: string };
@@ -19,8 +22,9 @@ interface Finder {
   toolsRequired(env?: NodeJS.ProcessEnv): boolean;
 }
 
-// A plain-JavaScript module (the scripts run it without a build); loaded by URL so tsc does not look for its types.
-const finderUrl = new URL('../../scripts/find-tools.mjs', import.meta.url).href;
+// A plain-JavaScript module (the scripts run it without a build); loaded by URL so tsc does not look
+// for its types. Built with node:url, not `new URL`: under jsdom the global URL is the DOM's.
+const finderUrl = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '../../scripts/find-tools.mjs')).href;
 const finder = (await import(finderUrl)) as Finder;
 
 /** True under CI (CI set to anything but "", "0" or "false"): then a missing tool fails, and property runs are floored. */
@@ -50,7 +54,7 @@ export const chromiumPath = (): string => toolPath('chromium');
 export function requireOrSkip(name: ToolName, reason: string): boolean {
   const lookup = findTool(name);
   if (lookup.found) return true;
-  if (finder.toolsRequired(process.env)) throw new Error(`${reason}: ${lookup.reason}. Under CI a missing tool fails the run; it is never skipped.`);
-  console.warn(`\n*** SKIPPED (${reason}): ${lookup.reason} ***\n`);
+  if (finder.toolsRequired(process.env)) throw new Error(`${reason} cannot run: ${lookup.reason}. Under CI a missing tool fails the run; it is never skipped.`);
+  console.warn(`\n*** SKIPPED ${reason}: ${lookup.reason} ***\n`);
   return false;
 }

@@ -254,3 +254,38 @@ describe('bounded buffers: the default parser reads at most 16 MiB of a body a p
     expect(String((error.cause as Error).message)).toMatch(/larger than/);
   });
 });
+
+describe('found by the hostile-server property', () => {
+  it('giving up frees the last answer: a 503 with an endless body does not keep its connection', async () => {
+    let open = 0;
+    server = await startServer((_req, res) => {
+      open += 1;
+      res.writeHead(503);
+      const timer = setInterval(() => res.write('busy'), 5);
+      res.on('close', () => {
+        open -= 1;
+        clearInterval(timer);
+      });
+    });
+    const error = (await poll(server.url, { retries: 1, interval: 0, backoff: () => 0, timeout: 5000 }).catch((e: unknown) => e)) as PollGaveUpError;
+    expect(error).toBeInstanceOf(PollGaveUpError);
+    const started = Date.now();
+    while (open > 0 && Date.now() - started < 2000) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(open).toBe(0);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("undici's internal assertion on a malformed status line ('HTTP/1.1  200') is a failure to retry, like every other malformed answer", async () => {
+    const { startRawServer } = await import('./raw-server.js');
+    const raw = await startRawServer((socket, index) =>
+      socket.end(index === 0 ? 'HTTP/1.1  200 OK\r\nContent-Length: 2\r\n\r\n{}' : 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nContent-Length: 17\r\nConnection: close\r\n\r\n{"status":"done"}'),
+    );
+    try {
+      const job = await poll<{ status: string }>(raw.url, { isDone, interval: 0, backoff: () => 0 });
+      expect(job.status).toBe('done');
+      expect(raw.requests).toBe(2);
+    } finally {
+      await raw.close();
+    }
+  });
+});

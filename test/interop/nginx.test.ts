@@ -7,19 +7,20 @@ import { fetchWithRetry, poll, type PollEvent } from '../../src/index.js';
 import { CROWD, crowd } from './helpers/crowd.js';
 import { staticDir } from './helpers/fixtures.js';
 import { startHungServer } from './helpers/hung-server.js';
-import { findNginx, startNginx, type NginxServer } from './helpers/nginx.js';
+import { requireOrSkip, toolPath } from '../helpers/tools.js';
+import { startNginx, type NginxServer } from './helpers/nginx.js';
 import { serveRecorded, type RecordedServer } from './helpers/recorded-server.js';
 import { cooldownScope } from './helpers/scope.js';
 import { report, summarise, type LimiterRun } from './helpers/summary.js';
 import { pollTimes, times } from './helpers/ten-polls.js';
 import { toldUntil } from './helpers/told.js';
 
-// Missing locally: skipped, loudly. Missing under CI=true: this throws, and the run fails.
-const binary = findNginx();
+// Missing locally: skipped, loudly. Missing under CI: this throws, and the run fails (scripts/find-tools.mjs knows where nginx is).
+const present = requireOrSkip('nginx', 'the nginx interop tests (304s, limit_req, 502/504 from dead and hung upstreams)');
 /** Nothing listens on port 2 (see test/helpers/server.ts's REFUSED_URL). */
 const DEAD_PORT = 2;
 
-describe.skipIf(!binary)('nginx', () => {
+describe.skipIf(!present)('nginx', () => {
   const files = staticDir();
   let site: NginxServer;
   let app: RecordedServer;
@@ -31,7 +32,7 @@ describe.skipIf(!binary)('nginx', () => {
       res.end(JSON.stringify({ path: req.url, at: Date.now() }));
     });
     hung = await startHungServer();
-    site = await startNginx(binary!, files.dir, { app: Number(new URL(app.url).port), dead: DEAD_PORT, hung: hung.port });
+    site = await startNginx(toolPath('nginx'), files.dir, { app: Number(new URL(app.url).port), dead: DEAD_PORT, hung: hung.port });
   });
   afterAll(async () => {
     await site?.close();

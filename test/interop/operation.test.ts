@@ -7,7 +7,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clearCooldowns } from '../../src/cooldown/origin-cooldown.js';
-import { isOperationFailedError, pollOperation, type PollEvent } from '../../src/index.js';
+import { type PollEvent } from '../../src/index.js';
+import { isOperationFailedError, pollOperation } from '../../src/operation/index.js';
 import { recordedServer, recording, serveRecorded, type Arrival, type RecordedServer } from './helpers/recorded-server.js';
 
 /** A job that runs for `ms` after it is created, then ends as `outcome`. */

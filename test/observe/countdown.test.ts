@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCountdown } from '../../src/index.js';
+import { createCountdown } from '../../src/observe/index.js';
 import { createStore } from '../../src/observe/store.js';
 import { manualClock } from './helpers.js';
 

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFetchState, HttpError, ParseError, type FetchSnapshot } from '../../src/index.js';
+import { HttpError, ParseError } from '../../src/index.js';
+import { createFetchState, type FetchSnapshot } from '../../src/observe/index.js';
 import { scripted, sendJson, startServer, type SeenRequest, type TestServer } from '../helpers/server.js';
 import { manualClock, settle, until } from './helpers.js';
 

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createPollState, HttpError, PollGaveUpError, type PollEvent, type PollSnapshot } from '../../src/index.js';
+import { HttpError, PollGaveUpError, type PollEvent } from '../../src/index.js';
+import { createPollState, type PollSnapshot } from '../../src/observe/index.js';
 import { scripted, sendJson, startServer, type SeenRequest, type TestServer } from '../helpers/server.js';
 import { manualClock, settle, switchable, until } from './helpers.js';
 

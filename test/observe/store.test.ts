@@ -15,6 +15,18 @@ describe('createStore: the one subscribable value', () => {
     expect(store.getSnapshot()).toEqual({ n: 2 });
   });
 
+  it('keeps the old object when the new one has the same fields, so a snapshot stays referentially stable', () => {
+    const first = { status: 'polling', attempt: 1 };
+    const store = createStore(first);
+    const listener = vi.fn();
+    store.subscribe(listener);
+    store.set({ status: 'polling', attempt: 1 });
+    expect(store.getSnapshot()).toBe(first);
+    expect(listener).not.toHaveBeenCalled();
+    store.set({ status: 'polling', attempt: 2 });
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
   it('counts the same function subscribed twice as two subscriptions, and says when it is watched', () => {
     const watched = vi.fn();
     const store = createStore(0, watched);

@@ -1,6 +1,6 @@
 // Type tests, run by `vitest --typecheck` (and checked by tsc): nothing here runs.
 import { describe, expectTypeOf, it } from 'vitest';
-import { createCountdown, createFetchState, createPollState, type FetchSnapshot, type PollSnapshot, type Subscribable } from '../../src/index.js';
+import { createCountdown, createFetchState, createPollState, type FetchSnapshot, type PollSnapshot, type Subscribable } from '../../src/observe/index.js';
 
 interface Job {
   status: string;

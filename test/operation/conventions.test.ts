@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { monitorOf, operationState } from '../../src/operation/operation-state.js';
 import { resultIn, resultUrl, type OperationStart } from '../../src/operation/operation-result.js';
-import type { OperationAnswer } from '../../src/index.js';
+import type { OperationAnswer } from '../../src/operation/index.js';
 
 const answer = (status: number, body: unknown, more: Partial<OperationAnswer> = {}): OperationAnswer => ({
   status,

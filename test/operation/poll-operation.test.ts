@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isOperationFailedError, OperationFailedError, pollOperation, PolliteError, type PollEvent } from '../../src/index.js';
+import { PolliteError, type PollEvent } from '../../src/index.js';
+import { isOperationFailedError, OperationFailedError, pollOperation } from '../../src/operation/index.js';
 import type { TestServer } from '../helpers/server.js';
 import { instantEnv } from './helpers/instant-env.js';
 import { empty, json, lines, routes } from './helpers/routes.js';

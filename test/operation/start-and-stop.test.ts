@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearCooldowns } from '../../src/cooldown/origin-cooldown.js';
-import { isHttpError, pollOperation, type HttpError } from '../../src/index.js';
+import { isHttpError, type HttpError } from '../../src/index.js';
+import { pollOperation } from '../../src/operation/index.js';
 import { REFUSED_URL, type TestServer } from '../helpers/server.js';
 import { instantEnv } from './helpers/instant-env.js';
 import { empty, json, lines, routes } from './helpers/routes.js';

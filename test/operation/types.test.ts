@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { isOperationFailedError, pollOperation, type OperationAnswer, type OperationFailedError, type OperationOptions, type PollOperationInit } from '../../src/index.js';
+import { isOperationFailedError, pollOperation, type OperationAnswer, type OperationFailedError, type OperationOptions, type PollOperationInit } from '../../src/operation/index.js';
 
 describe('the types of pollOperation', () => {
   it('resolves with TResult; isDone, isFailed and onUpdate see TStatus', () => {

@@ -131,8 +131,9 @@ describe('poll against a real server', () => {
     const { env, delays } = recordingEnv({ random: 0.9 });
     await poll<Job>(server.url, { isDone, interval: 500, maxRetryAfter: 10_000, env });
     // The cap applies to the floor; the spread above it still parts clients that were capped alike.
-    // A Retry-After of 0 is counted and waits interval + backoff (full jitter: 0.9 of 2 s), at least 1 s.
-    expect(delays).toEqual([10_000 + 10_000 * 0.2 * 0.9, 500 + 1800]);
+    // A Retry-After of 0 is counted and waits the default backoff (1.5 to 2.25 times the interval, at least
+    // a second: 1 s × (1.5 + 0.75 × 0.9)), at least a second plus the spread.
+    expect(delays).toEqual([10_000 + 10_000 * 0.2 * 0.9, 1000 * (1.5 + 0.75 * 0.9)]);
   });
 
   it('falls back to backoff on a malformed Retry-After and counts the failure', async () => {
@@ -233,7 +234,9 @@ describe('poll against a real server', () => {
       { type: 'retry', attempt: 1, failures: 0, delay: 1000, at: now + 1000, reason: 'status', status: 503, retryAfter: 1000 },
       { type: 'request', attempt: 1, conditional: false },
       { type: 'response', status: 200, ms: 0 },
-      { type: 'wait', delay: 500, at: now + 500 },
+      // The 503 with Retry-After said the server is overwhelmed: the interval after it is stretched
+      // (500 ms × 2, less a sixteenth of the interval for the success).
+      { type: 'wait', delay: 968.75, at: now + 968.75 },
       { type: 'request', attempt: 1, conditional: false },
       { type: 'response', status: 200, ms: 0 },
     ]);

@@ -1,6 +1,7 @@
 // Type tests, run by `vitest --typecheck` (and checked by tsc): nothing here runs.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { FetchStateOptions, FetchView, PollOptions, PollView } from '../../src/index.js';
+import type { PollOptions } from '../../src/index.js';
+import type { FetchStateOptions, FetchView, PollView } from '../../src/observe/index.js';
 import { useFetchWithRetry, usePoll } from '../../src/react/index.js';
 
 interface Job {

@@ -1,7 +1,7 @@
 // Type tests, run by `vitest --typecheck` (and checked by tsc): nothing here runs.
 import { createSignal } from 'solid-js';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { FetchView, PollView } from '../../src/index.js';
+import type { FetchView, PollView } from '../../src/observe/index.js';
 import { createFetchWithRetry, createPoll } from '../../src/solid/index.js';
 
 interface Job {

@@ -1,6 +1,6 @@
 // Type tests, run by `vitest --typecheck` (and checked by tsc): nothing here runs.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { FetchView, PollView } from '../../src/index.js';
+import type { FetchView, PollView } from '../../src/observe/index.js';
 import { createFetchWithRetry, createPoll } from '../../src/svelte/index.js';
 
 interface Job {

@@ -1,7 +1,7 @@
 // Type tests, run by `vitest --typecheck` (and checked by tsc): nothing here runs.
 import { describe, expectTypeOf, it } from 'vitest';
 import { ref } from 'vue';
-import type { FetchView, PollView } from '../../src/index.js';
+import type { FetchView, PollView } from '../../src/observe/index.js';
 import { useFetchWithRetry, usePoll } from '../../src/vue/index.js';
 
 interface Job {

@@ -18,12 +18,18 @@ const isTerminal = (job: JobView): boolean => job.status === 'done' || job.statu
 /** One job, polled with usePoll: status, progress, failures in a row, the next try, and every request. */
 export function JobCard({ api, id, interval, onRemove }: JobCardProps) {
   const [rows, setRows] = useState<LogRow[]>([]);
-  const { status, data, error, attempt, nextAttemptAt, retry, cancel } = usePoll<JobView>(api.jobUrl(id), {
+  // Failures in a row, as the retry events count them (usePoll's `attempt` is the attempt number instead).
+  const [failures, setFailures] = useState(0);
+  const { status, data, error, nextAttemptAt, retry, stop } = usePoll<JobView>(api.jobUrl(id), {
     interval,
     retries: 6,
     isDone: isTerminal,
-    // An inline callback on purpose: usePoll reads it through a ref, so re-renders never restart polling.
-    onEvent: (event) => setRows((current) => appendEvent(current, event, Date.now())),
+    // An inline callback on purpose: usePoll reads it from the latest render, so re-renders never restart polling.
+    onEvent: (event) => {
+      setRows((current) => appendEvent(current, event, Date.now()));
+      if (event.type === 'retry') setFailures(event.failures);
+      else if (event.type === 'response' && (event.status === 304 || (event.status >= 200 && event.status < 300))) setFailures(0);
+    },
   });
   const countdown = useCountdown(nextAttemptAt);
   const progress = data?.progress ?? 0;
@@ -60,9 +66,9 @@ export function JobCard({ api, id, interval, onRemove }: JobCardProps) {
           <dd>{notModified}</dd>
         </div>
         <div>
-          <dt title="consecutive failures: usePoll's attempt">failures</dt>
-          <dd className={attempt > 0 ? 'warn' : ''} data-testid="job-attempt">
-            {attempt}
+          <dt title="consecutive failures: the retry events' failures">failures</dt>
+          <dd className={failures > 0 ? 'warn' : ''} data-testid="job-attempt">
+            {failures}
           </dd>
         </div>
       </dl>
@@ -74,7 +80,7 @@ export function JobCard({ api, id, interval, onRemove }: JobCardProps) {
         {status === 'error' && <span className="error-text">{describeError(error)}</span>}
       </p>
       <div className="actions">
-        {status === 'polling' && <button onClick={cancel}>Cancel</button>}
+        {status === 'polling' && <button onClick={stop}>Cancel</button>}
         {(status === 'error' || status === 'idle') && (
           <button className="primary" onClick={retry} data-testid="job-retry">
             {status === 'error' ? 'Retry' : 'Resume'}

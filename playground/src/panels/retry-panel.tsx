@@ -22,7 +22,7 @@ export function RetryPanel({ api, settings }: { api: DemoApiClient; settings: Se
     api.createJob({ duration: 3_600_000 }).then(({ id }) => setReportId(id), () => undefined);
   }, [api]);
 
-  const { data, loading, error, attempt, maxAttempts, nextAttemptAt, retry, retryNow, cancel } = useFetchWithRetry<JobView>(target, {
+  const { data, loading, error, attempt, limit, nextAttemptAt, retry, retryNow, stop } = useFetchWithRetry<JobView>(target, {
     retries: 3,
     backoff: exponential({ base: settings.backoffBase, cap: 10_000, jitter: 0.25 }),
     onRetry: ({ error: failure, attempt: n, delay }) =>
@@ -62,14 +62,14 @@ export function RetryPanel({ api, settings }: { api: DemoApiClient; settings: Se
         {state === 'loading' && (
           <>
             <p className="big" data-testid="retry-attempt">
-              {nextAttemptAt === undefined ? `Attempt ${attempt + 1} of ${maxAttempts}…` : `Attempt ${attempt} of ${maxAttempts} failed`}
+              {nextAttemptAt === undefined ? `Attempt ${attempt} of ${limit}…` : `Attempt ${attempt} of ${limit} failed`}
             </p>
             {countdown !== undefined && <p data-testid="retry-countdown">Next try in {countdown}</p>}
             <div className="actions">
               <button className="primary" disabled={nextAttemptAt === undefined} onClick={retryNow} data-testid="retry-now">
                 Try now
               </button>
-              <button onClick={cancel}>Cancel</button>
+              <button onClick={stop}>Cancel</button>
             </div>
           </>
         )}
@@ -78,7 +78,7 @@ export function RetryPanel({ api, settings }: { api: DemoApiClient; settings: Se
             <p className="big error-text" data-testid="retry-error">
               {isHttpError(error) && error.status < 500 && error.status !== 408 && error.status !== 429
                 ? `HTTP ${error.status}: not retried`
-                : `Gave up after ${attempt + 1} of ${maxAttempts} attempts`}
+                : `Gave up after ${attempt} of ${limit} attempts`}
             </p>
             <p className="hint">{describeError(error)}</p>
             <div className="actions">
@@ -90,7 +90,7 @@ export function RetryPanel({ api, settings }: { api: DemoApiClient; settings: Se
         )}
         {state === 'ready' && data && (
           <p className="big ok-text" data-testid="retry-data">
-            Job #{data.id} is {data.status} ({data.progress}%){attempt > 0 ? `, after ${attempt + 1} attempts` : ''}
+            Job #{data.id} is {data.status} ({data.progress}%){attempt > 1 ? `, after ${attempt} attempts` : ''}
           </p>
         )}
         {log.length > 0 && (

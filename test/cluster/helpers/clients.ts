@@ -15,8 +15,7 @@ export async function connectClient(kind: ClientKind, url: string): Promise<{ cl
     await new Promise<void>((resolve, reject) => (client.status === 'ready' ? resolve() : client.once('ready', resolve).once('end', reject)));
     return { client, close: async () => void client.disconnect() };
   }
-  const make = kind === 'node-redis' ? createClient : createClientV4;
-  const client = make({ url, socket: { reconnectStrategy } });
+  const client = kind === 'node-redis' ? createClient({ url, socket: { reconnectStrategy } }) : createClientV4({ url, socket: { reconnectStrategy } });
   client.on('error', () => undefined);
   await client.connect();
   return {

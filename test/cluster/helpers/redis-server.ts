@@ -1,24 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-/** Debian's redis-server (package `redis-server`); nothing is ever downloaded. */
-export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+import { requireOrSkip, toolPath } from '../../helpers/tools.js';
 
 /**
- * Whether the cluster tests can run here. Under `CI=true` a missing
- * redis-server fails the run (it must be installed); elsewhere the tests
- * are skipped, loudly.
+ * Whether the cluster tests can run here: Debian's redis-server (package
+ * `redis-server`, `REDIS_SERVER` overrides), found by scripts/find-tools.mjs.
+ * Under CI a missing one fails the test file with the reason; elsewhere the
+ * tests are skipped, loudly.
  */
-export function hasRedis(): boolean {
-  if (existsSync(REDIS_SERVER)) return true;
-  const message = `redis-server not found at ${REDIS_SERVER}: the pollite/cluster tests need it (Debian package redis-server; set REDIS_SERVER to another path)`;
-  if (process.env.CI === 'true') throw new Error(`${message}. Under CI it must be installed.`);
-  console.warn(`\n*** SKIPPED: ${message} ***\n`);
-  return false;
-}
+export const hasRedis = (): boolean => requireOrSkip('redis-server', 'the pollite/cluster tests (a real redis-server per test file)');
 
 /** A free loopback TCP port. */
 export async function freePort(): Promise<number> {
@@ -53,7 +46,7 @@ export interface RedisServer {
   url: string;
   /** Kills the server (SIGKILL by default): it loses everything, as a crash would. */
   kill(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts it again on the same port (empty: nothing was saved). */
+  /** Starts it again on the same port (empty: nothing was saved); nothing when it runs. */
   start(): Promise<void>;
   /** Stops it and removes its directory. */
   close(): Promise<void>;
@@ -64,9 +57,16 @@ export async function startRedis(): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'pollite-redis-'));
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
+    if (child && child.exitCode === null && child.signalCode === null) return;
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--enable-debug-command', 'yes', '--loglevel', 'warning'];
-    child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    const started = spawn(toolPath('redis-server'), args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    child = started;
+    // Never left behind: a test process that dies takes its redis-server with it.
+    const orphan = (): void => void started.kill('SIGKILL');
+    process.once('exit', orphan);
+    started.once('exit', () => process.off('exit', orphan));
     await answersPing(port);
+    if (started.exitCode !== null) throw new Error(`redis-server exited at once (port ${port} taken?)`);
   };
   const kill = async (signal: NodeJS.Signals = 'SIGKILL'): Promise<void> => {
     const running = child;

@@ -1,26 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer, connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import type { Arrival, RecordedServer } from './recorded-server.js';
-
-/** Where Debian (and most others) put nginx, then the PATH. */
-const CANDIDATES = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx', ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'nginx'))];
-
-/**
- * The nginx binary, or `undefined` (with a loud warning) when there is
- * none. Under `CI=true` a missing nginx throws: CI installs Debian's
- * package, and its interop tests must run there.
- */
-export function findNginx(): string | undefined {
-  const found = CANDIDATES.find((path) => path !== 'nginx' && existsSync(path));
-  if (found) return found;
-  const message = 'nginx is not installed: the nginx interop tests (304s, limit_req, 502/504 from dead and hung upstreams) are SKIPPED. Install it with `apt-get install nginx`.';
-  if (process.env.CI === 'true') throw new Error(`${message} Under CI=true they must run.`);
-  console.warn(`\n${'!'.repeat(100)}\n!! ${message}\n${'!'.repeat(100)}\n`);
-  return undefined;
-}
 
 /** A port that was free a moment ago (nginx must be given a number). */
 async function freePort(): Promise<number> {

@@ -1,6 +1,7 @@
 // What every framework's page shares: the config the test mounts with, the
 // options it maps to, the attributes a view is shown with, and the window API.
-import { constant, type FetchStateOptions, type FetchView, type PollOptions, type PollView } from '../../../../src/index.js';
+import { constant, type PollOptions } from '../../../../src/index.js';
+import { type FetchStateOptions, type FetchView, type PollView } from '../../../../src/observe/index.js';
 
 export interface PollConfig {
   url: string | null;

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import type { FetchView, PollView } from '../../../../../src/index.js';
+import type { FetchView, PollView } from '../../../../../src/observe/index.js';
 import { useFetchWithRetry, usePoll } from '../../../../../src/react/index.js';
 import { attributes, fetchOptions, install, pollOptions, type Body, type Config } from '../harness.js';
 

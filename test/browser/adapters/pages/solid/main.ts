@@ -1,7 +1,7 @@
 import { createSignal } from 'solid-js';
 import html from 'solid-js/html';
 import { render } from 'solid-js/web';
-import type { FetchView, PollView } from '../../../../../src/index.js';
+import type { FetchView, PollView } from '../../../../../src/observe/index.js';
 import { createFetchWithRetry, createPoll } from '../../../../../src/solid/index.js';
 import { attributes, fetchOptions, install, pollOptions, type Body, type Config } from '../harness.js';
 

@@ -1,5 +1,5 @@
 import { createApp, defineComponent, h, reactive, type App as VueApp } from 'vue';
-import type { FetchView, PollView } from '../../../../../src/index.js';
+import type { FetchView, PollView } from '../../../../../src/observe/index.js';
 import { useFetchWithRetry, usePoll } from '../../../../../src/vue/index.js';
 import { attributes, fetchOptions, install, pollOptions, type Body, type Config } from '../harness.js';
 
