@@ -15,7 +15,7 @@ const LAYERS = [
   ['cooperate', 'testing'], // opt-in features and the virtual clock, each its own entry
 ];
 const ADAPTERS = ['react', 'vue', 'svelte', 'solid', 'tanstack', 'server', 'simulator', 'cluster', 'demo', 'cli'];
-const ENTRIES = ['index.ts', 'cooperate/index.ts', 'observe/index.ts', 'operation/index.ts', 'testing/index.ts', 'server/index.ts', 'simulator/index.ts', 'cluster/index.ts', 'tanstack/index.ts', 'demo/index.ts'];
+const ENTRIES = ['index.ts', 'cooperate/index.ts', 'observe/index.ts', 'operation/index.ts', 'testing/index.ts', 'server/index.ts', 'server/node.ts', 'simulator/index.ts', 'cluster/index.ts', 'tanstack/index.ts', 'demo/index.ts'];
 
 const path = (name) => (name.endsWith('.ts') ? `^src/${name.replace('.', '\\.')}$` : `^src/${name}/`);
 const any = (names) => names.map(path).join('|');

@@ -23,7 +23,9 @@
 // counts the processes that fell back to working alone at some point
 // (Redis failed or took longer than the deadline). Real time, real processes,
 // real Redis (Debian's redis-server; REDIS_SERVER overrides), so the figures
-// vary a little from run to run. BENCH_GAP_S sets the gap.
+// vary a little from run to run. BENCH_GAP_S sets the gap; BENCH_SERIAL=1
+// runs the four runs one after the other (four times as long, a quarter of
+// the processes at once: for a busy machine).
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -44,6 +46,7 @@ const CALLS = int('BENCH_CALLS', 50);
 const CALLS_OVER = int('BENCH_CALLS_S', 20) * 1000;
 const GAP = int('BENCH_GAP_S', 10) * 1000;
 const DEADLINE = int('BENCH_DEADLINE', 250);
+const SERIAL = process.env.BENCH_SERIAL === '1';
 /** Healthy time before and after the outage of scenario 1, ms. */
 const MARGIN = 3000;
 
@@ -207,10 +210,10 @@ const VARIANTS = [
   { name: `${WORKERS} processes, cluster tier, Redis gap`, n: WORKERS, tier: true, gap: true },
 ];
 
-/** Runs the four variants of one scenario side by side; resolves with each one's API, workers and gap window. */
-async function runScenario(scenario, runFor, answer, gapAt, redisPath) {
+/** Runs `variants` of one scenario side by side; resolves with each one's API, workers and Redis. */
+async function runGroup(variants, scenario, runFor, answer, gapAt, redisPath) {
   const runs = await Promise.all(
-    VARIANTS.map(async (variant) => {
+    variants.map(async (variant) => {
       const server = await api(answer);
       const redis = variant.tier ? await redisServer(redisPath) : undefined;
       const children = await workers(variant.n, { scenario, runFor, api: server.url, redisUrl: redis?.url });
@@ -223,15 +226,25 @@ async function runScenario(scenario, runFor, answer, gapAt, redisPath) {
     for (const { child } of run.children) child.send({ startAt });
   }
   const gapRun = runs.find((run) => run.variant.gap);
-  await sleep(startAt + gapAt - Date.now());
-  await gapRun.redis.stop();
-  await sleep(startAt + gapAt + GAP - Date.now());
-  await gapRun.redis.start();
+  if (gapRun) {
+    await sleep(startAt + gapAt - Date.now());
+    await gapRun.redis.stop();
+    await sleep(startAt + gapAt + GAP - Date.now());
+    await gapRun.redis.start();
+  }
   await Promise.all(runs.flatMap((run) => run.children.map((c) => c.exited)));
   for (const run of runs) {
     await run.server.close();
     await run.redis?.close();
   }
+  return runs;
+}
+
+/** Runs the four variants of one scenario: side by side, or one after the other with BENCH_SERIAL=1 (a busy machine). */
+async function runScenario(...args) {
+  if (!SERIAL) return runGroup(VARIANTS, ...args);
+  const runs = [];
+  for (const variant of VARIANTS) runs.push(...(await runGroup([variant], ...args)));
   return runs;
 }
 
@@ -293,7 +306,9 @@ async function main() {
     process.exit(1);
   }
   console.log(`pollite bench:cluster: ${WORKERS} worker processes (CLUSTER_WORKERS) per run, one local API per run, Redis ${/v=([\d.]+)/.exec(tool.version)?.[1] ?? '?'}, deadline ${DEADLINE} ms.`);
-  console.log(`The four runs of each scenario go side by side; the last one's Redis is stopped for ${GAP / 1000} s (BENCH_GAP_S) in the middle, then started empty.`);
+  console.log(
+    `The four runs of each scenario go ${SERIAL ? 'one after the other (BENCH_SERIAL=1)' : 'side by side (BENCH_SERIAL=1: one after the other)'}; the last one's Redis is stopped for ${GAP / 1000} s (BENCH_GAP_S) in the middle, then started empty.`,
+  );
   const started = Date.now();
   const verdicts = [];
 

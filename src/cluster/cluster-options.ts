@@ -9,9 +9,29 @@ import type { ClusterRedis } from './redis-adapter.js';
  * JSON failed on it).
  */
 export type ClusterStatus =
-  | { type: 'local'; error: unknown }
-  | { type: 'connected' }
-  | { type: 'unpublished'; reason: 'too-large' | 'error'; bytes?: number; error?: unknown };
+  /** Redis is unreachable: each process works on its own until it answers again. */
+  | {
+      /** The status's name. */
+      type: 'local';
+      /** Why Redis could not be used. */
+      error: unknown;
+    }
+  /** Redis answers again: the processes cooperate. */
+  | {
+      /** The status's name. */
+      type: 'connected';
+    }
+  /** A body was not published to the other processes. */
+  | {
+      /** The status's name. */
+      type: 'unpublished';
+      /** Larger than `maxBytes` (`too-large`), or `select` or JSON failed on it (`error`). */
+      reason: 'too-large' | 'error';
+      /** The body's size in bytes, when it was too large. */
+      bytes?: number;
+      /** What failed, when `select` or JSON did. */
+      error?: unknown;
+    };
 
 /** Options of {@link createCluster}. Validated when it is called. */
 export interface ClusterOptions {

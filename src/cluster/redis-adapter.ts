@@ -24,37 +24,53 @@ type Listener = (...args: never[]) => void;
 
 /** The part of an event emitter the adapters use. */
 interface Emitter {
+  /** Calls `listener` on each `event` (`ready`, `error`, `end`...). */
   on(event: string, listener: Listener): unknown;
+  /** Stops calling `listener` on `event`. */
   off(event: string, listener: Listener): unknown;
 }
 
 /** The part of a node-redis (v4, v5) client the adapter uses. */
 export interface NodeRedisLike extends Emitter {
+  /** True while the client is connected and ready for commands. */
   readonly isReady: boolean;
+  /** Sends one command, such as `['EVALSHA', sha, '1', key]`, and resolves with its reply. */
   sendCommand(args: string[]): Promise<unknown>;
+  /** A new client with the same options, for the subscriber connection. */
   duplicate(): NodeRedisSubscriber;
 }
 
 /** A node-redis subscriber connection, as `duplicate()` returns it. */
 export interface NodeRedisSubscriber extends Emitter {
+  /** Opens the connection. */
   connect(): Promise<unknown>;
+  /** Calls `listener` with each message published on `channel`. */
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
+  /** Stops calling `listener` for `channel`. */
   unsubscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
+  /** Closes the connection at once (node-redis v5). */
   destroy?(): void;
+  /** Closes the connection (node-redis v4). */
   disconnect?(): Promise<unknown>;
 }
 
 /** The part of an ioredis (v5) client the adapter uses. */
 export interface IoRedisLike extends Emitter {
+  /** The connection's state: `ready` while commands can be sent. */
   readonly status: string;
+  /** Sends one command, such as `call('EVALSHA', sha, '1', key)`, and resolves with its reply. */
   call(command: string, ...args: string[]): Promise<unknown>;
+  /** A new client with the same options, for the subscriber connection. */
   duplicate(): IoRedisSubscriber;
 }
 
 /** An ioredis subscriber connection, as `duplicate()` returns it. */
 export interface IoRedisSubscriber extends Emitter {
+  /** Subscribes to `channel`; its messages arrive as `message` events. */
   subscribe(channel: string): Promise<unknown>;
+  /** Unsubscribes from `channel`. */
   unsubscribe(channel: string): Promise<unknown>;
+  /** Closes the connection. */
   disconnect(): void;
 }
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '../server/index.js';
+import { toNodeHandler } from '../server/node.js';
 import { createDemoApi, type DemoApi, type DemoApiOptions } from './job-api.js';
 
 /**

@@ -4,6 +4,7 @@ import { startTimer } from './timer.js';
 
 /** Something that may end a wait early: a page becoming visible, the network coming back. */
 export interface Wake<TReason extends string = string> {
+  /** What a wait this ends was woken by, as the `wake` event names it (`visible`, `online`, `focus`, `now`). */
   reason: TReason;
   /** Calls `listener` whenever the source may have changed; returns an unsubscribe function. */
   subscribe(listener: () => void): () => void;

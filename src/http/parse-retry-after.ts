@@ -3,6 +3,7 @@ import { parseHttpDate } from './http-date.js';
 
 /** Anything that reads a header by name: a `Headers`, or a response an error carries. */
 export interface HeaderReader {
+  /** The header's value, or `null` when it is absent; names are case-insensitive, as with `Headers`. */
   get(name: string): string | null;
 }
 

@@ -3,7 +3,10 @@ import { startTimer } from '../env/timer.js';
 import { createStore, type Subscribable } from './store.js';
 
 /** Anything with a `nextAttemptAt` to count down to: a poll or a fetch state. */
-export type Countable = Subscribable<{ readonly nextAttemptAt: number | undefined }>;
+export type Countable = Subscribable<{
+  /** When the next attempt goes out, epoch ms; `undefined` while there is no wait to count down. */
+  readonly nextAttemptAt: number | undefined;
+}>;
 
 /** Whole seconds left until `at`, rounded up: 1 during the last second, 0 once it is due. */
 const secondsUntil = (at: number | undefined, now: number): number | undefined => (at === undefined ? undefined : Math.max(0, Math.ceil((at - now) / 1000)));

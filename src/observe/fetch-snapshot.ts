@@ -10,12 +10,19 @@
 export type FetchSnapshot<TData> =
   /** Nothing to fetch (no url), or stopped. `data` is kept across a stop. */
   | {
+      /** Not fetching: no url, or stopped. */
       readonly status: 'idle';
+      /** Not loading. */
       readonly loading: false;
+      /** The last success's body, if any: kept across a stop. */
       readonly data: TData | undefined;
+      /** No error while idle. */
       readonly error: undefined;
+      /** 0: nothing is in flight. */
       readonly attempt: number;
+      /** `retries + 1`: the most attempts ("attempt 2 of 4"). */
       readonly limit: number;
+      /** Nothing is scheduled. */
       readonly nextAttemptAt: undefined;
     }
   /**
@@ -24,22 +31,36 @@ export type FetchSnapshot<TData> =
    * or a stop. `nextAttemptAt` (epoch ms) is set while waiting between attempts.
    */
   | {
+      /** Fetching: from the state's creation until an answer, an error or a stop. */
       readonly status: 'loading';
+      /** True exactly while `status` is `'loading'`. */
       readonly loading: true;
+      /** The last success's body, if any (a retry keeps it). */
       readonly data: TData | undefined;
+      /** No error while loading. */
       readonly error: undefined;
+      /** The attempt in flight or about to be sent (1 for the first try), or while waiting the attempt that failed. */
       readonly attempt: number;
+      /** `retries + 1`: the most attempts ("attempt 2 of 4"). */
       readonly limit: number;
+      /** When the next attempt goes out, epoch ms, while waiting between attempts; unset while one is in flight. */
       readonly nextAttemptAt: number | undefined;
     }
   /** A 2xx answer, parsed into `data`. */
   | {
+      /** A 2xx answer arrived and was parsed. */
       readonly status: 'done';
+      /** Not loading. */
       readonly loading: false;
+      /** The parsed body. */
       readonly data: TData;
+      /** No error: the fetch succeeded. */
       readonly error: undefined;
+      /** The attempt that succeeded. */
       readonly attempt: number;
+      /** `retries + 1`: the most attempts ("attempt 2 of 4"). */
       readonly limit: number;
+      /** Nothing is scheduled. */
       readonly nextAttemptAt: undefined;
     }
   /**
@@ -49,12 +70,19 @@ export type FetchSnapshot<TData> =
    * `data` is the last success's, if any.
    */
   | {
+      /** The fetch failed. */
       readonly status: 'error';
+      /** Not loading. */
       readonly loading: false;
+      /** The last success's body, if any. */
       readonly data: TData | undefined;
+      /** What failed: an `HttpError` (any answer that is not a 2xx), a network error, a `ParseError`, a `TimeoutError` DOMException, or a `TypeError` naming a bad option. */
       readonly error: unknown;
+      /** The last attempt sent. */
       readonly attempt: number;
+      /** `retries + 1`: the most attempts ("attempt 2 of 4"). */
       readonly limit: number;
+      /** Nothing is scheduled. */
       readonly nextAttemptAt: undefined;
     };
 

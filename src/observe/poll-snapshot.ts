@@ -12,12 +12,19 @@ import type { PollEvent } from '../poll/poll-events.js';
 export type PollSnapshot<TData> =
   /** Not polling: never started (the first render, and always on the server), stopped, or no url. `data` is kept across a stop. */
   | {
+      /** Not polling. */
       readonly status: 'idle';
+      /** The last 2xx body of the poll that ran before, if any: kept across a stop. */
       readonly data: TData | undefined;
+      /** No error while idle. */
       readonly error: undefined;
+      /** 0: nothing is in flight. */
       readonly attempt: number;
+      /** `retries + 1`: the most attempts in a row. */
       readonly limit: number;
+      /** Nothing is scheduled. */
       readonly nextAttemptAt: undefined;
+      /** Not paused: not polling at all. */
       readonly paused: false;
     }
   /**
@@ -29,22 +36,36 @@ export type PollSnapshot<TData> =
    * `pauseWhenBlurred()`, the window lost the focus).
    */
   | {
+      /** A request in flight, or the next one scheduled. */
       readonly status: 'polling';
+      /** The last 2xx body; `undefined` before the first. */
       readonly data: TData | undefined;
+      /** No error while polling. */
       readonly error: undefined;
+      /** The attempt in flight (1 for the first request after a success), or while waiting after a failure the attempt that failed. */
       readonly attempt: number;
+      /** `retries + 1`: the most attempts in a row ("attempt 2 of 9"). */
       readonly limit: number;
+      /** When the next attempt goes out, epoch ms, while waiting after a failure, a Retry-After or an origin cooldown; unset during the interval wait after a success. */
       readonly nextAttemptAt: number | undefined;
+      /** True while nothing is sent: the page is hidden or offline (or, with `pauseWhenBlurred()`, the window lost the focus). */
       readonly paused: boolean;
     }
   /** `isDone` accepted `data`; `attempt` is the attempt that got it. */
   | {
+      /** `isDone` accepted `data`: polling is over. */
       readonly status: 'done';
+      /** The terminal body. */
       readonly data: TData;
+      /** No error: the poll finished. */
       readonly error: undefined;
+      /** The attempt that got the terminal body. */
       readonly attempt: number;
+      /** `retries + 1`: the most attempts in a row. */
       readonly limit: number;
+      /** Nothing is scheduled. */
       readonly nextAttemptAt: undefined;
+      /** Not paused: polling is over. */
       readonly paused: false;
     }
   /**
@@ -53,12 +74,19 @@ export type PollSnapshot<TData> =
    * `data` is the last body before it, if any; `attempt` the last sent.
    */
   | {
+      /** Polling stopped on an error. */
       readonly status: 'error';
+      /** The last 2xx body before the error, if any. */
       readonly data: TData | undefined;
+      /** What stopped it: `HttpError`, `PollGaveUpError`, `ParseError`, a `TimeoutError` DOMException, or a `TypeError` naming a bad option. */
       readonly error: unknown;
+      /** The last attempt sent. */
       readonly attempt: number;
+      /** `retries + 1`: the most attempts in a row. */
       readonly limit: number;
+      /** Nothing is scheduled. */
       readonly nextAttemptAt: undefined;
+      /** Not paused: polling is over. */
       readonly paused: false;
     };
 

@@ -116,4 +116,7 @@ export interface OperationOptions<TStatus = unknown> extends Pick<PollOptions<TS
  * for `fetch` (`method`, `body`, `headers`, `signal`...), plus
  * `operation`. `signal` stops everything: the start, the polls, the result.
  */
-export type PollOperationInit<TStatus = unknown> = RequestInit & { operation?: OperationOptions<TStatus> };
+export type PollOperationInit<TStatus = unknown> = RequestInit & {
+  /** How to follow the operation: {@link OperationOptions}. */
+  operation?: OperationOptions<TStatus>;
+};

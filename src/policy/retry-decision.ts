@@ -6,14 +6,35 @@ import { spread } from './spread.js';
 
 /** What happened to one attempt that did not succeed. */
 export type Failure =
-  | { type: 'status'; status: number; headers: HeaderReader }
-  | { type: 'network'; error: unknown }
-  | { type: 'timeout'; error: unknown };
+  /** An answer with a status that is not a success. */
+  | {
+      /** An HTTP answer. */
+      type: 'status';
+      /** Its status. */
+      status: number;
+      /** Its headers: where Retry-After and the rate-limit headers are read. */
+      headers: HeaderReader;
+    }
+  /** No answer: the connection failed, dropped or was refused. */
+  | {
+      /** A network failure. */
+      type: 'network';
+      /** What fetch (or the attempt) threw. */
+      error: unknown;
+    }
+  /** The attempt ran out of time (`requestTimeout`, `attemptTimeout`). */
+  | {
+      /** A timed-out attempt. */
+      type: 'timeout';
+      /** The timeout error. */
+      error: unknown;
+    };
 
 /** The policy a caller retries under; `poll`, `retry`, `fetchWithRetry` and the adapters each fill one. */
 export interface RetryPolicy {
   /** Counted failures in a row that are tried again; one more stops (`exhausted`). */
   retries: number;
+  /** The wait after the n-th counted failure, ms (on top of `interval`). */
   backoff: Backoff;
   /** Largest wait a Retry-After may impose, ms. */
   maxRetryAfter: number;
@@ -41,23 +62,32 @@ export interface BudgetPrices {
 
 /** The verdict on a failed attempt. */
 export type RetryDecision =
+  /** Try again after `delay`. */
   | {
+      /** The attempt is retried. */
       retry: true;
       /** ms to wait before the next attempt. */
       delay: number;
       /** Counted failures in a row, this one included. */
       failures: number;
+      /** What kind of failure it was. */
       reason: Failure['type'];
+      /** The failed answer's status, when there was an answer. */
       status?: number;
       /** The Retry-After that paced this wait, ms; null when the backoff chose it. */
       retryAfter: number | null;
       /** Tokens to withdraw from the budget for this retry; only when a budget was priced. */
       cost?: number;
     }
+  /** Stop, and surface the failure. */
   | {
+      /** The attempt is not retried. */
       retry: false;
+      /** Counted failures in a row, this one included. */
       failures: number;
+      /** Why not: the failure is not worth another try, `retries` are used up, or the wait would pass the deadline. */
       reason: 'not-retryable' | 'exhausted' | 'deadline';
+      /** The failed answer's status, when there was an answer. */
       status?: number;
       /** With `deadline`: the wait that would have passed it, ms. */
       delay?: number;

@@ -7,19 +7,33 @@ import type { PollEvent } from './poll-events.js';
 
 /** What a loop runs with: {@link PollOptions} without the caller's own callbacks, signal and deadline, every default filled in. */
 export interface PollSettings {
+  /** {@link PollOptions.interval}: the wait after a 2xx or 304, ms. */
   interval: number;
+  /** {@link PollOptions.retries}: failures in a row that are tried again. */
   retries: number;
+  /** {@link PollOptions.backoff}: the extra wait after the n-th failure in a row. */
   backoff: Backoff;
+  /** {@link PollOptions.maxRetryAfter}: the longest wait a Retry-After may impose, ms. */
   maxRetryAfter: number;
+  /** {@link PollOptions.requestTimeout}: the deadline of each request, ms, if any. */
   requestTimeout: number | undefined;
+  /** {@link PollOptions.pauseWhenHidden}: nothing is sent while the page is hidden. */
   pauseWhenHidden: boolean;
+  /** {@link PollOptions.pauseWhenOffline}: nothing is sent while the network is down. */
   pauseWhenOffline: boolean;
+  /** {@link PollOptions.cooldown}: this loop honours and announces origin cooldowns. */
   cooldown: boolean;
+  /** {@link PollOptions.conditional}: requests carry `If-None-Match` (or `If-Modified-Since`). */
   conditional: boolean;
+  /** {@link PollOptions.parse}: reads a 2xx body. */
   parse: (response: Response) => Promise<unknown>;
+  /** {@link PollOptions.init}: merged into every request. */
   init: RequestInit;
+  /** {@link PollOptions.fetch}: the fetch the loop sends with. */
   fetch: typeof fetch;
+  /** {@link PollOptions.use}: the opt-in features, in the order given. */
   use: readonly PollFeature[];
+  /** {@link PollOptions.env}: clock, timers, randomness, visibility and online state, defaults filled in. */
   env: Environment;
 }
 
@@ -68,11 +82,17 @@ export interface LoopHooks {
    * `every`, every wait, a Retry-After's and a cooldown's included (a "try
    * now" button: the user asked).
    */
-  wake?: Wake<string> & { network?: boolean; every?: boolean };
+  wake?: Wake<string> & {
+    /** Also ends the wait after a network failure. */
+    network?: boolean;
+    /** Ends every wait, a Retry-After's and a cooldown's included. */
+    every?: boolean;
+  };
 }
 
 /** What a feature knows of the loop it joins. */
 export interface LoopContext {
+  /** The request the loop sends (its URL, method, headers and body), made anew for each attempt. */
   request: RequestFactory;
   /** The options the loop runs with, defaults filled in. */
   settings: PollSettings;
@@ -88,9 +108,11 @@ export interface PollSink<T> {
 
 /** One poll as the loop runs it: what to request, where the results go, and the features still to join. */
 export interface PollCall<T> {
+  /** The request to send (its URL, method, headers and body), made anew for each attempt; a sharing feature keys loops by it. */
   request: RequestFactory;
   /** The options the loop runs with; its features are `settings.use`. */
   settings: PollSettings;
+  /** Where the parsed bodies and the events go: the caller's `onUpdate`, `isDone` and `onEvent`, or a shared loop's fan-out. */
   sink: PollSink<T>;
   /** Stops the loop; it then rejects with the reason. */
   signal: AbortSignal | undefined;

@@ -6,33 +6,89 @@
  */
 export type PollEvent =
   /** A request is about to go out: attempt `attempt` since the last success. */
-  | { type: 'request'; attempt: number; conditional: boolean }
+  | {
+      /** The event's name. */
+      type: 'request';
+      /** The attempt being sent: 1 for the first request after a success, n + 1 for the n-th retry. */
+      attempt: number;
+      /** Whether it carries `If-None-Match` (or `If-Modified-Since`) from the last answer. */
+      conditional: boolean;
+    }
   /** Any response arrived: 2xx, 304 and errors alike. `ms`: time since the request left. */
-  | { type: 'response'; status: number; ms: number }
+  | {
+      /** The event's name. */
+      type: 'response';
+      /** The HTTP status. */
+      status: number;
+      /** How long the answer took, from the request leaving to its headers arriving, ms. */
+      ms: number;
+    }
   /**
    * Attempt `attempt` failed; the next goes out at `at`. `failures`: counted
    * failures in a row (answers paced by a Retry-After of a second or more
    * are not counted). `retryAfter`: the server's wait that paced this one, or null.
    */
   | {
+      /** The event's name. */
       type: 'retry';
+      /** The attempt that failed. */
       attempt: number;
+      /** Counted failures in a row, this one included (0 when a Retry-After of a second or more paced it). */
       failures: number;
+      /** The wait before the next attempt, ms. */
       delay: number;
+      /** When the next attempt is due, epoch ms. */
       at: number;
+      /** What failed: no answer (`network`), no answer in time (`timeout`), or an answer with a retryable status. */
       reason: 'network' | 'timeout' | 'status';
+      /** The status, when there was an answer. */
       status?: number;
+      /** The server's wait (Retry-After, or a rate-limit reset) that set this delay's floor, ms; null when the backoff chose it. */
       retryAfter: number | null;
     }
   /** The wait after a 2xx or 304. */
-  | { type: 'wait'; delay: number; at: number }
+  | {
+      /** The event's name. */
+      type: 'wait';
+      /** The wait, ms: `interval`, or longer while the server throttles or asks for it. */
+      delay: number;
+      /** When the next request is due, epoch ms. */
+      at: number;
+    }
   /** Polling paused: the page is hidden, the network is down, or (with `pauseWhenBlurred()`) the window lost focus. */
-  | { type: 'pause'; reason: 'hidden' | 'offline' | 'blurred' }
+  | {
+      /** The event's name. */
+      type: 'pause';
+      /** Why nothing is sent. */
+      reason: 'hidden' | 'offline' | 'blurred';
+    }
   /** Polling resumed after a pause. */
-  | { type: 'resume' }
+  | {
+      /** The event's name. */
+      type: 'resume';
+    }
   /** Another request to `origin` drew a 429/503 with Retry-After: this one waits until then (plus a spread). */
-  | { type: 'cooldown'; delay: number; at: number; origin: string }
+  | {
+      /** The event's name. */
+      type: 'cooldown';
+      /** The wait, ms. */
+      delay: number;
+      /** When the next request is due, epoch ms. */
+      at: number;
+      /** The origin that is cooling down, such as `https://api.example.com`. */
+      origin: string;
+    }
   /** A wait ended early: the page became visible, the network came back, the window got the focus, or a "try now" (`now`). */
-  | { type: 'wake'; reason: 'visible' | 'online' | 'focus' | 'now' }
+  | {
+      /** The event's name. */
+      type: 'wake';
+      /** What ended the wait. */
+      reason: 'visible' | 'online' | 'focus' | 'now';
+    }
   /** A sharing feature: this caller now polls for all (`leader`) or receives another's updates (`follower`). */
-  | { type: 'share'; role: 'leader' | 'follower' };
+  | {
+      /** The event's name. */
+      type: 'share';
+      /** This caller's part. */
+      role: 'leader' | 'follower';
+    };

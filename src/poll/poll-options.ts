@@ -40,7 +40,9 @@ export interface PollOptions<T = unknown> {
   retries?: number;
   /**
    * Extra wait after the n-th failure in a row, on top of `interval`.
-   * @default fullJitter({ base: 2000, cap: 30000 }), drawing from `env.random`
+   * `poll` passes it the interval as a second argument (the throttled one
+   * while the server throttles).
+   * @default relative to the interval: after the n-th failure in a row the whole wait is `max(interval, 1000)` × 1.5 to 2.25 (a random draw from `env.random`) × 2^(n−1), 30 s at most, and never below `interval`
    */
   backoff?: Backoff;
   /**

@@ -64,7 +64,12 @@ const BUDGET_SPEC = { capacity: duration, retryCost: duration, timeoutCost: dura
  * const budget = createRetryBudget(); // capacity 500, retry 5, timeout 10, refund 1
  * await fetchWithRetry(url, { retry: { budget } });
  */
-export function createRetryBudget(options?: RetryBudgetOptions): Required<RetryBudget> & { withdraw(cost: number): boolean; refund(): void } {
+export function createRetryBudget(options?: RetryBudgetOptions): Required<RetryBudget> & {
+  /** Takes `cost` tokens and returns true, or takes nothing and returns false when fewer are left (at once: a local bucket never waits). */
+  withdraw(cost: number): boolean;
+  /** Gives back `successRefund` tokens, up to `capacity`. */
+  refund(): void;
+} {
   const o = { ...BUDGET_DEFAULTS, ...checkOptions(options, BUDGET_SPEC) };
   let available = o.capacity;
   return {

@@ -127,4 +127,7 @@ export interface FetchRetryOptions extends RetryOptions {
 }
 
 /** The second argument of {@link fetchWithRetry}: fetch's own, plus `retry`. */
-export type FetchWithRetryInit = RequestInit & { retry?: FetchRetryOptions };
+export type FetchWithRetryInit = RequestInit & {
+  /** How to retry: {@link FetchRetryOptions}. Without it, `fetchWithRetry` retries with the defaults. */
+  retry?: FetchRetryOptions;
+};

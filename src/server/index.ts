@@ -1,5 +1,6 @@
 // The public API of `pollite/server`: helpers that make any web-standard
-// (Request in, Response out) API pleasant to poll, plus a node:http adapter.
+// (Request in, Response out) API pleasant to poll. The node:http adapter is
+// `pollite/server/node`.
 
 export { jsonWithETag } from './json-with-etag.js';
 export type { JsonWithETagInit } from './json-with-etag.js';
@@ -11,5 +12,3 @@ export type { RetryLaterInit } from './retry-later.js';
 export { pollingCors } from './polling-cors.js';
 export type { WebHandler } from './polling-cors.js';
 export type { PollingCorsOptions } from './polling-cors-options.js';
-export { toNodeHandler } from './node-adapter.js';
-export type { NodeHandlerOptions, NodeRequestLike, NodeResponseLike } from './node-handler-options.js';

@@ -3,31 +3,45 @@
  * Express's `req`, which is one).
  */
 export interface NodeRequestLike {
+  /** The request method; `GET` when absent. */
   method?: string | undefined;
+  /** The request target (path and query), as node:http gives it. */
   url?: string | undefined;
   /** The URL before a router stripped its mount path (Express `app.use('/mount', ...)`); preferred to `url`. */
   originalUrl?: string | undefined;
+  /** The request headers, names in lower case, as node:http gives them. */
   headers: Record<string, string | string[] | undefined>;
+  /** The HTTP major version (1 or 2): an HTTP/1 client is told when the connection closes. */
   httpVersionMajor?: number;
   /** True once the body was read to its end, by a body parser for example. */
   readableEnded?: boolean;
   /** What a body parser (`express.json()`, `express.text()`...) made of the body, when one ran. */
   body?: unknown;
+  /** Subscribes to the body's chunks, its end and its failure. */
   on(event: 'data' | 'end' | 'error', listener: (chunk: Uint8Array | string) => void): unknown;
+  /** Stops the flow of the body while the handler is not reading (backpressure). */
   pause(): unknown;
+  /** Lets the body flow again. */
   resume(): unknown;
 }
 
 /** What {@link toNodeHandler} writes to node:http's `ServerResponse`. */
 export interface NodeResponseLike {
+  /** True once the status and headers were sent. */
   readonly headersSent: boolean;
+  /** True once the answer was ended. */
   readonly writableEnded: boolean;
   /** With `headers` as name, value, name, value... (several `Set-Cookie` stay apart), or an object. */
   writeHead(status: number, headers: Record<string, string> | string[]): unknown;
+  /** The same, with a reason phrase. */
   writeHead(status: number, statusMessage: string, headers: Record<string, string> | string[]): unknown;
+  /** Writes one chunk of the body; false asks to wait for `drain` before the next. */
   write(chunk: Uint8Array): boolean;
+  /** Ends the answer. */
   end(): unknown;
+  /** Waits for the connection to close (the client left) or for the buffer to drain. */
   once(event: 'close' | 'drain', listener: () => void): unknown;
+  /** Cuts the connection: an answer that cannot be finished is not passed off as complete. */
   destroy(error?: Error): unknown;
 }
 

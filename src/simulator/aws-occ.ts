@@ -5,6 +5,7 @@ import { deriveSeed, mulberry32, normals } from './prng.js';
 /** The strategies of the AWS study, each built from pollite's own backoff functions. */
 export type OccStrategy = 'none' | 'exponential' | 'full-jitter' | 'equal-jitter' | 'decorrelated-jitter';
 
+/** Every strategy of the AWS study, in the order the study presents them. */
 export const OCC_STRATEGIES: readonly OccStrategy[] = ['none', 'exponential', 'full-jitter', 'equal-jitter', 'decorrelated-jitter'];
 
 /** The study's parameters: first retry's ceiling 10 ms, cap 2000 ms. */
@@ -96,9 +97,13 @@ export interface OccStudyOptions {
 
 /** One point of the sweep: means over the runs. */
 export interface OccPoint {
+  /** Clients competing for the row. */
   clients: number;
+  /** The backoff strategy. */
   strategy: OccStrategy;
+  /** Mean writes that reached the server, over the runs ({@link OccRun.calls}). */
   calls: number;
+  /** Mean ms until the last client learned of its success, over the runs ({@link OccRun.completion}). */
   completion: number;
 }
 

@@ -6,20 +6,33 @@ import { line } from 'd3-shape';
 
 /** One line of a chart. */
 export interface ChartSeries {
+  /** Its name in the legend. */
   name: string;
+  /** Its points, in the order drawn. */
   points: Array<[x: number, y: number]>;
 }
 
 /** One panel: a titled pair of labelled axes with a line per series. */
 export interface ChartPanel {
+  /** The panel's title. */
   title: string;
+  /** The horizontal axis's label. */
   xLabel: string;
+  /** The vertical axis's label. */
   yLabel: string;
+  /** One line per series, each in its own colour. */
   series: ChartSeries[];
-  /** @default 'linear' */
+  /** The vertical axis's scale. @default 'linear' */
   yScale?: 'linear' | 'log';
   /** Vertical marks, e.g. an outage: `[from, to]` shaded, labelled. */
-  spans?: Array<{ from: number; to: number; label: string }>;
+  spans?: Array<{
+    /** Where the span starts, in x units. */
+    from: number;
+    /** Where it ends, in x units. */
+    to: number;
+    /** What it marks. */
+    label: string;
+  }>;
 }
 
 /** Options of {@link renderChart}. */

@@ -3,6 +3,7 @@ import { percentile } from './percentile.js';
 
 /** What one strategy did to the modelled server. Times are virtual ms. */
 export interface StrategyMetrics {
+  /** The strategy's name, as in `STRATEGIES`. */
   strategy: string;
   /** Requests that reached the server. */
   requests: number;
@@ -22,7 +23,16 @@ export interface StrategyMetrics {
   /** Body bytes the clients received. */
   bytes: number;
   /** For jobs: ms from completion until each client saw it. */
-  seen: { clients: number; p50: number | null; p99: number | null; max: number | null } | null;
+  seen: {
+    /** Clients that saw the job finish. */
+    clients: number;
+    /** Median ms from completion to seen; null when no client saw it. */
+    p50: number | null;
+    /** 99th percentile, ms; null when no client saw it. */
+    p99: number | null;
+    /** The slowest, ms; null when no client saw it. */
+    max: number | null;
+  } | null;
   /** Times a client's poll gave up (it then started again, as an app would). */
   gaveUp: number;
   /**

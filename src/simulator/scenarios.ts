@@ -14,6 +14,7 @@ export interface Scenario {
   server: ServerModel;
 }
 
+/** The scenarios `simulate` knows, as `--scenario` names them (the AWS study, `aws-occ`, is `awsOccStudy`). */
 export const SCENARIO_NAMES: readonly ScenarioName[] = ['outage', 'outage-retry-after', 'rate-limit', 'job'];
 
 /** The steady request rate of `clients` polling every `interval` ms. */

@@ -33,7 +33,12 @@ export interface ServerModel {
    * resets within the second).
    * @default none
    */
-  rateLimit?: { rps: number; retryAfter?: number };
+  rateLimit?: {
+    /** Requests allowed in one second, >= 0 or Infinity. */
+    rps: number;
+    /** Whole seconds sent as `Retry-After` with the 429s. @default 1 */
+    retryAfter?: number;
+  };
   /** Time the server spends on each request, ms, a finite number >= 0. @default 20 */
   responseTime?: number;
   /** When the polled job finishes (>= 0, or Infinity); its body then says `done`. @default Infinity (never) */

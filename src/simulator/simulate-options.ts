@@ -32,20 +32,32 @@ export interface SimulateOptions {
    */
   server?: ServerModel;
   /** One-way network delay, |Normal(mean, sd)| ms; both finite and >= 0. @default { mean: 50, sd: 10 } */
-  latency?: { mean: number; sd: number };
+  latency?: {
+    /** Mean one-way delay, ms. */
+    mean: number;
+    /** Its standard deviation, ms. */
+    sd: number;
+  };
   /** Clients start at uniformly random times in `[0, startSpread)`, a finite number >= 0. @default interval */
   startSpread?: number;
 }
 
 /** What `simulate` found. */
 export interface SimulationResult {
+  /** The scenario simulated. */
   scenario: ScenarioName;
   /** What the server does: the scenario's text, or one made from the settings when `server` customised them. */
   description: string;
+  /** Clients in the fleet. */
   clients: number;
+  /** The seed every draw came from: the same seed gives the same numbers. */
   seed: number;
+  /** Virtual time simulated, ms. */
   duration: number;
+  /** ms between polls. */
   interval: number;
+  /** The server model the fleet ran against: the scenario's, with `server`'s settings over it. */
   server: ServerModel;
+  /** What each strategy did, in the order asked for. */
   strategies: StrategyMetrics[];
 }

@@ -2,12 +2,15 @@ import { decorrelatedJitter, equalJitter, exponential, fetchWithRetry, isPollGav
 
 /** One simulated client, as a strategy sees it. */
 export interface SimulatedClient {
+  /** The URL this client polls (its own job). */
   url: string;
   /** Virtual time, this client's own seeded randomness, always visible. */
   env: Partial<Environment> & Pick<Environment, 'now' | 'setTimeout' | 'random'>;
+  /** The fetch to send with: the simulated network to the modelled server. */
   fetch: typeof fetch;
   /** ms between polls. */
   interval: number;
+  /** True for the body of a finished job. */
   isDone: (data: unknown) => boolean;
   /** Call when the client has seen the job done. */
   done(): void;
@@ -19,8 +22,11 @@ export interface SimulatedClient {
 
 /** How a fleet of clients polls. */
 export interface Strategy {
+  /** Its name, as `--strategies` and `SimulateOptions.strategies` give it. */
   name: string;
+  /** What it does, in a line. */
   description: string;
+  /** Starts one client's polling; the client reports back through `done`, `gaveUp` and `crashed`. */
   start(client: SimulatedClient): void;
 }
 

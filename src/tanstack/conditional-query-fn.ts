@@ -30,6 +30,9 @@ function queryOf(context: Partial<QueryFunctionContext<QueryKey>>): object | und
   return context.queryKey ? cache?.find({ queryKey: context.queryKey, exact: true }) : undefined;
 }
 
+/** pollite's JSON parser, with "no body" as `null`: TanStack Query v5 rejects a query whose data is `undefined`. */
+const parseJsonOrNull = async (response: Response): Promise<unknown> => (await parseJson(response)) ?? null;
+
 /**
  * A TanStack Query `queryFn` that polls `url` conditionally: it sends
  * `If-None-Match` with the ETag of the query's last 2xx answer from that
@@ -48,9 +51,6 @@ function queryOf(context: Partial<QueryFunctionContext<QueryKey>>): object | und
  *   retry, retryDelay,
  * });
  */
-/** pollite's JSON parser, with "no body" as `null`: TanStack Query v5 rejects a query whose data is `undefined`. */
-const parseJsonOrNull = async (response: Response): Promise<unknown> => (await parseJson(response)) ?? null;
-
 export function conditionalQueryFn<TData = unknown>(
   url: string | URL,
   options: ConditionalQueryOptions<TData> = {},

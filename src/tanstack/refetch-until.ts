@@ -4,7 +4,15 @@ import { isRetryableError } from '../index.js';
 
 /** The part of a TanStack `Query` that {@link refetchUntil} reads. */
 export interface QueryStateLike<TData> {
-  state: { data: TData | undefined; status: 'pending' | 'error' | 'success'; error: unknown };
+  /** The query's state, as TanStack Query keeps it. */
+  state: {
+    /** The query's data: the last successful result, if any. */
+    data: TData | undefined;
+    /** Whether the query has data (`success`), failed last (`error`) or has neither yet (`pending`). */
+    status: 'pending' | 'error' | 'success';
+    /** The error of the last failed fetch, if it failed. */
+    error: unknown;
+  };
 }
 
 /**

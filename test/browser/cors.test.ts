@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoApi, type DemoApiOptions } from '../../src/demo/job-api.js';
 import type { PollEvent } from '../../src/index.js';
-import { toNodeHandler } from '../../src/server/index.js';
+import { toNodeHandler } from '../../src/server/node.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { requireOrSkip } from '../helpers/tools.js';
 import { launchChromium } from './helpers/chromium.js';

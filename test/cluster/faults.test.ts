@@ -3,6 +3,7 @@ import { createClient } from 'redis';
 import { createCluster, type ClusterRedis, type ClusterStatus } from '../../src/cluster/index.js';
 import { poll, type PollEvent } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { lagProbe } from './helpers/lag.js';
 import { delay, killWorkers, startWorker, until, type Worker } from './helpers/processes.js';
 import { hasRedis, startRedis, type RedisServer } from './helpers/redis-server.js';
 import type { WorkerJob } from './helpers/worker.js';
@@ -37,8 +38,8 @@ async function counting(): Promise<TestServer> {
 const INTERVAL = 300;
 const LEASE = 900;
 const DEADLINE = 150;
-/** What scheduling on a busy two-core machine may add to a bound the design sets. */
-const SLACK = 250;
+/** What an event-loop turn, a fork's IPC and the like add to a bound the design sets (the machine's own lag is added apart). */
+const SLACK = 100;
 const job = (over: Partial<WorkerJob> = {}): WorkerJob => ({
   redisUrl: redis.url,
   client: 'node-redis',
@@ -82,7 +83,10 @@ async function cooperating(workers: Worker[], ms: number): Promise<Worker> {
   const leader = workers.find((w) => w.role() === 'leader')!;
   const before = workers.map((w) => w.requests());
   await delay(ms);
-  expect(workers.map((w, i) => (w === leader ? 'leader' : w.requests() - before[i]!))).toEqual(workers.map((w) => (w === leader ? 'leader' : 0)));
+  // On failure, say what the processes that sent did last.
+  const told = (w: Worker): string => JSON.stringify(w.reports.slice(-20).map((r) => (r.type === 'event' ? r.event.type : r.type)));
+  const offenders = workers.filter((w, i) => w !== leader && w.requests() !== before[i]).map((w) => `${w.name}: ${told(w)}`);
+  expect(workers.map((w, i) => (w === leader ? 'leader' : w.requests() - before[i]!)), offenders.join('\n')).toEqual(workers.map((w) => (w === leader ? 'leader' : 0)));
   expect(leader.requests() - before[workers.indexOf(leader)]!).toBeGreaterThanOrEqual(Math.floor(ms / INTERVAL) - 1);
   return leader;
 }
@@ -99,9 +103,9 @@ describe.skipIf(!run)('Redis faults', { timeout: 60_000 }, () => {
     for (const w of workers) {
       const local = statuses(w).find((s) => s.status.type === 'local' && s.at >= killedAt)!;
       // A dropped connection is noticed at once (within a check and the deadline at worst).
-      expect(local.at - killedAt).toBeLessThan(LEASE / 3 + DEADLINE + SLACK);
+      expect(local.at - killedAt).toBeLessThan(LEASE / 3 + DEADLINE + SLACK + w.lag());
       expect(w.role()).toBe('leader');
-      expect(longestStall(w, killedAt)).toBeLessThan(DEADLINE + SLACK);
+      expect(longestStall(w, killedAt)).toBeLessThan(DEADLINE + SLACK + w.lag());
     }
     await redis.start();
     await cooperating(workers, 1200);
@@ -121,7 +125,7 @@ describe.skipIf(!run)('Redis faults', { timeout: 60_000 }, () => {
     await delay(Math.max(0, pausedAt + 2500 - Date.now()));
     for (const w of workers) {
       expect(statuses(w).some((s) => s.status.type === 'local' && s.at >= pausedAt)).toBe(true);
-      expect(longestStall(w, pausedAt)).toBeLessThan(DEADLINE + SLACK);
+      expect(longestStall(w, pausedAt)).toBeLessThan(DEADLINE + SLACK + w.lag());
     }
     await cooperating(workers, 1200);
     await client.quit();
@@ -137,7 +141,7 @@ describe.skipIf(!run)('Redis faults', { timeout: 60_000 }, () => {
     await client.flushAll();
     await delay(LEASE);
     const leader = await cooperating(workers, 1200);
-    expect(longestStall(leader, flushedAt)).toBeLessThan(DEADLINE + SLACK);
+    expect(longestStall(leader, flushedAt)).toBeLessThan(DEADLINE + SLACK + leader.lag());
     await client.quit();
   });
 
@@ -147,6 +151,7 @@ describe.skipIf(!run)('Redis faults', { timeout: 60_000 }, () => {
     const heard: ClusterStatus[] = [];
     const cluster = createCluster({ redis: redisClient, prefix: `hung${++prefix}:`, deadline: DEADLINE, recheck: 300, onStatus: (s) => heard.push(s) });
     const events: Array<{ event: PollEvent; at: number }> = [];
+    const lag = lagProbe();
     const stop = new AbortController();
     const polling = poll(`${server.url}/x`, { interval: 100, use: [cluster.cooldown()], signal: stop.signal, isDone: () => false, onEvent: (event) => void events.push({ event, at: Date.now() }) });
     await until(() => events.length >= 6, 'polling');
@@ -159,7 +164,7 @@ describe.skipIf(!run)('Redis faults', { timeout: 60_000 }, () => {
     stop.abort();
     await polling.catch(() => undefined);
     // One deadline, once, while Redis slept: then it is known down until the recheck, and holds cost nothing.
-    expect(stall(events, sleptAt)).toBeLessThan(DEADLINE + SLACK);
+    expect(stall(events, sleptAt)).toBeLessThan(DEADLINE + SLACK + lag.stop());
     expect(events.filter((e) => e.at > sleptAt && e.event.type === 'request').length).toBeGreaterThan(1500 / (100 + DEADLINE));
     expect(heard.map((s) => s.type)).toEqual(['local', 'connected']);
     await cluster.close();
@@ -178,6 +183,7 @@ describe.skipIf(!run)('Redis faults', { timeout: 60_000 }, () => {
     const heard: ClusterStatus[] = [];
     const cluster = createCluster({ redis: never, deadline: 100, recheck: 60_000, onStatus: (s) => heard.push(s) });
     const events: PollEvent[] = [];
+    const lag = lagProbe();
     const started = Date.now();
     const body = await poll<{ n: number }>(`${server.url}/x`, { interval: 50, use: [cluster.share(), cluster.cooldown()], isDone: (t) => t.n >= 4, onEvent: (e) => events.push(e) });
     expect(body.n).toBe(4);
@@ -185,6 +191,7 @@ describe.skipIf(!run)('Redis faults', { timeout: 60_000 }, () => {
     expect(events.filter((e) => e.type === 'share')).toEqual([{ type: 'share', role: 'leader' }]);
     expect(heard.map((s) => s.type)).toEqual(['local']);
     // One deadline (the first lease check and the first hold, side by side), then Redis is known down until the recheck.
-    expect(Date.now() - started).toBeLessThan(100 + 3 * 50 + SLACK);
+    // Four waits in a row (the deadline, three intervals), each of which a busy machine may run late.
+    expect(Date.now() - started).toBeLessThan(100 + 3 * 50 + SLACK + 4 * lag.stop());
   });
 });

@@ -36,8 +36,8 @@ async function counting(answer?: (res: ServerResponse, n: number, seen: SeenRequ
 }
 
 const LEASE = 1200;
-/** What scheduling on a busy two-core machine may add to a bound the design sets. */
-const SLACK = 250;
+/** What an event-loop turn, a fork's IPC and the like add to a bound the design sets (the machine's own lag is added apart). */
+const SLACK = 150;
 
 const job = (over: Partial<WorkerJob> = {}): WorkerJob => ({
   redisUrl: redis.url,
@@ -112,7 +112,7 @@ describe.skipIf(!run)('cluster.share() across processes', { timeout: 60_000 }, (
     expect(next.requests()).toBe(server.requests.length - before);
     const gap = times()[before]! - times()[before - 1]!;
     expect(gap).toBeGreaterThanOrEqual(400 - 5);
-    expect(gap).toBeLessThan(400 + LEASE + SLACK);
+    expect(gap).toBeLessThan(400 + LEASE + SLACK + Math.max(...workers.map((w) => w.lag())));
   });
 
   it('SIGKILL during a Retry-After wait: a follower takes over after the lease, and waits out the Retry-After first', async () => {
@@ -131,7 +131,7 @@ describe.skipIf(!run)('cluster.share() across processes', { timeout: 60_000 }, (
     // The old leader's wait (3 s, plus up to 20 %) is kept: the new leader's first request is not sooner.
     expect(times()[3]! - times()[2]!).toBeGreaterThanOrEqual(3000);
     expect(follower.events().find((e) => e.type === 'wait')).toMatchObject({ type: 'wait' });
-    expect(Date.now() - killedAt).toBeLessThan(3600 + LEASE + SLACK);
+    expect(Date.now() - killedAt).toBeLessThan(3600 + LEASE + SLACK + follower.lag());
   });
 
   it('SIGKILL in an interval wait: takeover within lease + interval, and the followers miss no body', async () => {
@@ -147,7 +147,7 @@ describe.skipIf(!run)('cluster.share() across processes', { timeout: 60_000 }, (
     const others = workers.filter((w) => w !== leader);
     expect(leaders(others)).toHaveLength(1);
     // Took over within one lease and one interval of the kill (the old leader's next request was due by then).
-    expect(times()[before]! - times()[before - 1]!).toBeLessThan(LEASE + 300 + SLACK);
+    expect(times()[before]! - times()[before - 1]!).toBeLessThan(LEASE + 300 + SLACK + Math.max(...others.map((w) => w.lag())));
     await delay(100);
     for (const w of others) {
       const got = w.updates();

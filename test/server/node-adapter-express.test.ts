@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toNodeHandler } from '../../src/server/index.js';
+import { toNodeHandler } from '../../src/server/node.js';
 
 // Express 5 (a devDependency, without its types): only what these tests call of it.
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toNodeHandler } from '../../src/server/index.js';
+import { toNodeHandler } from '../../src/server/node.js';
 import { serveWeb } from './serve.js';
 import { thrown } from './thrown.js';
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerOptions } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { toNodeHandler, type NodeHandlerOptions } from '../../src/server/index.js';
+import { toNodeHandler, type NodeHandlerOptions } from '../../src/server/node.js';
 
 /** A node:http server on 127.0.0.1 serving `handler` through `toNodeHandler`, untouched (no recording that reads bodies). */
 export interface NodeServer {

@@ -1,6 +1,6 @@
 import { createServer, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler, type NodeHandlerOptions } from '../../src/server/index.js';
+import { toNodeHandler, type NodeHandlerOptions } from '../../src/server/node.js';
 
 /** What the node:http adapter handed to the handler, and what it answered. */
 export interface Exchange {

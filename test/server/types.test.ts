@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { jsonWithETag, pollingCors, retryLater, toNodeHandler } from '../../src/server/index.js';
+import { jsonWithETag, pollingCors, retryLater } from '../../src/server/index.js';
+import { toNodeHandler } from '../../src/server/node.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 describe('pollite/server types', () => {

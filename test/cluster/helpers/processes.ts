@@ -43,6 +43,8 @@ export interface Worker {
   requests(): number;
   /** Bodies its callers got, by `n`. */
   updates(): number[];
+  /** How late its timers fired at most, so far: a busy machine's share of any stall. */
+  lag(): number;
   /** Its latest `share` role. */
   role(): 'leader' | 'follower' | undefined;
   /** Aborts its poll (its process stays up). */
@@ -76,6 +78,7 @@ export async function startWorker(name: string, job: WorkerJob): Promise<Worker>
     events,
     requests: () => events().filter((e) => e.type === 'request').length,
     updates: () => reports.flatMap((r) => (r.type === 'update' ? [(r.data as { n: number }).n] : [])),
+    lag: () => reports.at(-1)?.lag ?? 0,
     role: () => events().reduce<'leader' | 'follower' | undefined>((role, e) => (e.type === 'share' ? e.role : role), undefined),
     stop: () => void child.send({ type: 'stop' }),
     kill: async () => {

@@ -4,6 +4,7 @@
 import { createCluster, type ClusterStatus } from '../../../src/cluster/index.js';
 import { poll, type PollEvent, type PollFeature } from '../../../src/index.js';
 import { connectClient, type ClientKind } from './clients.js';
+import { lagProbe } from './lag.js';
 
 /** What a worker polls, and how. */
 export interface WorkerJob {
@@ -23,14 +24,17 @@ export interface WorkerJob {
   maxRetryAfter?: number;
 }
 
-export type WorkerReport =
+/** What a worker reports; `lag`: how late its timers have fired at most, so far (see ./lag.ts). */
+export type WorkerReport = (
   | { type: 'ready' }
   | { type: 'event'; event: PollEvent; at: number }
   | { type: 'update'; data: unknown; at: number }
   | { type: 'status'; status: ClusterStatus; at: number }
-  | { type: 'settled'; outcome: 'resolved' | 'rejected'; value: unknown; at: number };
+  | { type: 'settled'; outcome: 'resolved' | 'rejected'; value: unknown; at: number }
+) & { lag?: number };
 
-const send = (report: WorkerReport): void => void process.send?.(report);
+const lag = lagProbe();
+const send = (report: WorkerReport): void => void process.send?.({ ...report, lag: lag.max() });
 const controller = new AbortController();
 
 process.on('message', async (message: { type: 'poll'; job: WorkerJob } | { type: 'stop' }) => {

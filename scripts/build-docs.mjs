@@ -1,0 +1,128 @@
+// npm run docs: the documentation site, static HTML in docs/site/ (git-ignored), built by TypeDoc
+// from the TSDoc on the public types (the API reference) and the markdown under docs/ (the guides
+// and reference pages), with README.md as its home page. It opens from disk (file://) and from any
+// static server: every link is relative.
+//
+// The build fails (exit 1) on any TypeDoc warning: an export, an option or a member without TSDoc
+// (`validation.notDocumented`), a link that leads nowhere, a type referenced but not exported.
+//
+// The markdown is staged in .tmp/docs-src/ first, where each page gets the front matter TypeDoc
+// reads (its title, and its group in the navigation: Guides or Reference), so that the files
+// under docs/ stay plain markdown that reads the same on GitHub.
+//
+//   node scripts/build-docs.mjs [--out DIR]
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Application, Comment, Converter, ReflectionKind } from 'typedoc';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const docs = join(root, 'docs');
+const stage = join(root, '.tmp', 'docs-src');
+const at = process.argv.indexOf('--out');
+const out = at >= 0 ? resolve(process.argv[at + 1] ?? '') : join(docs, 'site');
+
+/** The guides, in reading order; then the reference pages. A page under docs/ in neither list is a guide, after these. */
+const GUIDES = [
+  'polling.md',
+  'retrying.md',
+  'writes.md',
+  'cooperation.md',
+  'server.md',
+  'operations.md',
+  'frameworks.md',
+  'tanstack.md',
+  'cluster.md',
+  'mutation.md',
+  'cli.md',
+  'simulator.md',
+  'testing.md',
+];
+const REFERENCE = ['architecture.md', 'benchmarks.md', 'servers.md', 'development.md'];
+
+/** The package subpath of each entry point, by the folder of its index.ts. */
+const entryName = (folder) => (folder === 'src' ? 'pollite' : `pollite/${folder.slice('src/'.length)}`);
+
+const fail = (message) => {
+  console.error(`docs: FAILED: ${message}`);
+  process.exit(1);
+};
+
+/** The page's title: its first `# ` heading. */
+function titleOf(file, text) {
+  const heading = /^# (.+)$/m.exec(text);
+  if (!heading) fail(`${relative(root, file)} has no "# Title" line`);
+  return heading[1].replace(/`/g, '').trim();
+}
+
+const frontMatter = (title, group) => `---\ntitle: ${JSON.stringify(title)}\ngroup: ${group}\n---\n\n`;
+
+/** Copies README.md and docs/ (less the site) into the stage, each page with its front matter; returns the pages in order. */
+function stageMarkdown() {
+  rmSync(stage, { recursive: true, force: true });
+  mkdirSync(join(stage, 'docs'), { recursive: true });
+  cpSync(join(root, 'README.md'), join(stage, 'README.md'));
+  const pages = [];
+  const present = readdirSync(docs, { withFileTypes: true });
+  for (const entry of present) {
+    if (entry.name === 'site') continue;
+    cpSync(join(docs, entry.name), join(stage, 'docs', entry.name), { recursive: true });
+  }
+  const markdown = present.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name);
+  const ordered = [...GUIDES.filter((n) => markdown.includes(n)), ...markdown.filter((n) => !GUIDES.includes(n) && !REFERENCE.includes(n)).sort(), ...REFERENCE.filter((n) => markdown.includes(n))];
+  for (const name of ordered) {
+    const source = join(docs, name);
+    const text = readFileSync(source, 'utf8');
+    if (text.startsWith('---\n')) fail(`${relative(root, source)} has front matter of its own: build-docs.mjs gives each page its title and group`);
+    const group = REFERENCE.includes(name) ? 'Reference' : 'Guides';
+    writeFileSync(join(stage, 'docs', name), frontMatter(titleOf(source, text), group) + text);
+    pages.push(join(stage, 'docs', name));
+  }
+  return pages;
+}
+
+/** The first run of `//` comment lines of an entry's index.ts: what the entry is, as the module's summary. */
+function leadComment(indexFile) {
+  const lines = [];
+  for (const line of readFileSync(indexFile, 'utf8').split('\n')) {
+    if (!line.startsWith('//')) break;
+    lines.push(line.replace(/^\/\/ ?/, ''));
+  }
+  return lines.join(' ').trim();
+}
+
+const pages = stageMarkdown();
+const app = await Application.bootstrapWithPlugins({ options: join(root, 'typedoc.json'), projectDocuments: pages, out });
+
+// Modules are named after the package's subpaths (`pollite/react`, not `react`), and described by the comment that
+// opens their index.ts, which says what the entry is for.
+app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
+  const entries = app.options.getValue('entryPoints').map((path) => relative(root, resolve(root, path)));
+  for (const module of context.project.getChildrenByKind(ReflectionKind.Module)) {
+    const entry = entries.find((path) => {
+      const folder = dirname(path);
+      return (folder === 'src' ? 'index' : folder.slice('src/'.length)) === module.name;
+    });
+    if (!entry) fail(`module ${module.name} matches no entry point of typedoc.json`);
+    const summary = leadComment(join(root, entry));
+    if (!summary) fail(`${entry} does not open with a // comment saying what the entry is`);
+    module.name = entryName(dirname(entry));
+    module.comment ??= new Comment([{ kind: 'text', text: summary }]);
+  }
+});
+
+const project = await app.convert();
+if (!project) fail('TypeDoc could not convert the project (a type error above?)');
+const warnings = app.logger.warningCount;
+app.validate(project);
+if (app.logger.hasErrors() || app.logger.warningCount > 0) {
+  fail(`${app.logger.errorCount} errors and ${app.logger.warningCount} warnings (${app.logger.warningCount - warnings} from validation), listed above`);
+}
+await app.generateDocs(project, out);
+if (app.logger.hasErrors() || app.logger.warningCount > 0) fail('rendering the site raised the warnings above');
+
+// What a reader opens: the home page, one page per guide, the API of every entry.
+for (const page of ['index.html', 'modules.html']) if (!existsSync(join(out, page))) fail(`${page} is missing from ${relative(root, out)}`);
+const documents = readdirSync(join(out, 'documents')).filter((name) => name.endsWith('.html'));
+if (documents.length !== pages.length) fail(`${pages.length} markdown pages but ${documents.length} pages under documents/`);
+console.log(`docs: ${relative(root, out) || out}/index.html: ${pages.length} pages and the API of ${project.getChildrenByKind(ReflectionKind.Module).length} entry points`);
