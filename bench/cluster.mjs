@@ -23,9 +23,10 @@
 // counts the processes that fell back to working alone at some point
 // (Redis failed or took longer than the deadline). Real time, real processes,
 // real Redis (Debian's redis-server; REDIS_SERVER overrides), so the figures
-// vary a little from run to run. BENCH_GAP_S sets the gap; BENCH_SERIAL=1
-// runs the four runs one after the other (four times as long, a quarter of
-// the processes at once: for a busy machine).
+// vary a little from run to run. BENCH_GAP_S sets the gap. BENCH_AT_ONCE
+// says which runs of a scenario go side by side: `pairs` (the default: the
+// two without Redis, then the two with it), `all`, or `one` (one after the
+// other: for a busy machine, where late timers blur the figures).
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -46,7 +47,8 @@ const CALLS = int('BENCH_CALLS', 50);
 const CALLS_OVER = int('BENCH_CALLS_S', 20) * 1000;
 const GAP = int('BENCH_GAP_S', 10) * 1000;
 const DEADLINE = int('BENCH_DEADLINE', 250);
-const SERIAL = process.env.BENCH_SERIAL === '1';
+const AT_ONCE = process.env.BENCH_AT_ONCE ?? 'pairs';
+if (!['pairs', 'all', 'one'].includes(AT_ONCE)) throw new TypeError(`Expected BENCH_AT_ONCE to be pairs, all or one, got ${AT_ONCE}`);
 /** Healthy time before and after the outage of scenario 1, ms. */
 const MARGIN = 3000;
 
@@ -58,12 +60,14 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, m
 async function worker() {
   const { poll, fetchWithRetry, createRetryBudget } = await import('../dist/index.js');
   const { createCluster } = await import('../dist/cluster/index.js');
-  const { createClient } = await import('redis');
+  // Orphaned (the bench died): leave at once rather than wait forever.
+  process.on('disconnect', () => process.exit(1));
   const job = await new Promise((resolve) => process.once('message', resolve));
   let cluster;
   let client;
   const statuses = [];
   if (job.redisUrl) {
+    const { createClient } = await import('redis');
     client = createClient({ url: job.redisUrl, socket: { reconnectStrategy: () => 200 } });
     client.on('error', () => undefined);
     await client.connect();
@@ -183,13 +187,20 @@ async function api(answer) {
   };
 }
 
+/** Every worker still running: killed if the bench ends early. */
+const live = new Set();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
 /** Forks `n` workers for one run; resolves once they are all connected. */
 async function workers(n, job) {
   const children = await Promise.all(
     Array.from({ length: n }, async (_, index) => {
       const child = fork(fileURLToPath(import.meta.url), ['--worker'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      live.add(child);
       const report = { child, done: undefined, code: undefined };
-      report.exited = new Promise((resolve) => child.once('exit', (code) => resolve((report.code = code))));
+      report.exited = new Promise((resolve) => child.once('exit', (code) => (live.delete(child), resolve((report.code = code)))));
       child.on('message', (message) => message.type === 'done' && (report.done = message));
       const ready = new Promise((resolve, reject) => {
         child.once('message', resolve);
@@ -240,11 +251,11 @@ async function runGroup(variants, scenario, runFor, answer, gapAt, redisPath) {
   return runs;
 }
 
-/** Runs the four variants of one scenario: side by side, or one after the other with BENCH_SERIAL=1 (a busy machine). */
+/** Runs the four variants of one scenario, as many side by side as BENCH_AT_ONCE says. */
 async function runScenario(...args) {
-  if (!SERIAL) return runGroup(VARIANTS, ...args);
+  const groups = AT_ONCE === 'all' ? [VARIANTS] : AT_ONCE === 'pairs' ? [VARIANTS.slice(0, 2), VARIANTS.slice(2)] : VARIANTS.map((v) => [v]);
   const runs = [];
-  for (const variant of VARIANTS) runs.push(...(await runGroup([variant], ...args)));
+  for (const group of groups) runs.push(...(await runGroup(group, ...args)));
   return runs;
 }
 
@@ -307,7 +318,7 @@ async function main() {
   }
   console.log(`pollite bench:cluster: ${WORKERS} worker processes (CLUSTER_WORKERS) per run, one local API per run, Redis ${/v=([\d.]+)/.exec(tool.version)?.[1] ?? '?'}, deadline ${DEADLINE} ms.`);
   console.log(
-    `The four runs of each scenario go ${SERIAL ? 'one after the other (BENCH_SERIAL=1)' : 'side by side (BENCH_SERIAL=1: one after the other)'}; the last one's Redis is stopped for ${GAP / 1000} s (BENCH_GAP_S) in the middle, then started empty.`,
+    `Runs side by side (BENCH_AT_ONCE): ${{ pairs: 'the two without Redis, then the two with it', all: 'all four', one: 'one at a time' }[AT_ONCE]}. The last run's Redis is stopped for ${GAP / 1000} s (BENCH_GAP_S) in the middle, then started empty.`,
   );
   const started = Date.now();
   const verdicts = [];

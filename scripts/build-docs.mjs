@@ -33,15 +33,31 @@ const GUIDES = [
   'frameworks.md',
   'tanstack.md',
   'cluster.md',
-  'mutation.md',
   'cli.md',
   'simulator.md',
   'testing.md',
 ];
-const REFERENCE = ['architecture.md', 'benchmarks.md', 'servers.md', 'development.md'];
+const REFERENCE = ['architecture.md', 'benchmarks.md', 'servers.md', 'mutation.md', 'development.md'];
+/** Shorter titles for the navigation, where a page's own heading is long; the others use their `# ` heading. */
+const TITLES = {
+  'frameworks.md': 'Front-end frameworks',
+  'cluster.md': 'Cluster',
+  'servers.md': 'The servers pollite speaks',
+};
 
-/** The package subpath of each entry point, by the folder of its index.ts. */
-const entryName = (folder) => (folder === 'src' ? 'pollite' : `pollite/${folder.slice('src/'.length)}`);
+/**
+ * Every entry point of the package, from package.json's exports (so a new entry is documented, and
+ * must be, from the day it is added): its name (`pollite/react`) and its source (`src/react/index.ts`).
+ */
+function entryPoints() {
+  const { name, exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  return Object.entries(exports)
+    .filter(([, target]) => typeof target === 'object' && target.types)
+    .map(([subpath, target]) => ({
+      name: subpath === '.' ? name : `${name}/${subpath.slice(2)}`,
+      source: target.types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts'),
+    }));
+}
 
 const fail = (message) => {
   console.error(`docs: FAILED: ${message}`);
@@ -55,17 +71,25 @@ function titleOf(file, text) {
   return heading[1].replace(/`/g, '').trim();
 }
 
+/**
+ * Links into the API reference, written `[label](api:pollite/operation#OperationOptions)` in the markdown (on GitHub
+ * the label reads as text), become TypeDoc links, which TypeDoc checks: a name that is not exported fails the build.
+ */
+const apiLinks = (text) =>
+  text.replace(/\[([^\]]+)\]\(api:([^#)]+)#([^)]+)\)/g, (_, label, module, name) => `{@link "${module}"!${name} | ${label.replace(/`/g, '')}}`);
+
 const frontMatter = (title, group) => `---\ntitle: ${JSON.stringify(title)}\ngroup: ${group}\n---\n\n`;
 
 /** Copies README.md and docs/ (less the site) into the stage, each page with its front matter; returns the pages in order. */
 function stageMarkdown() {
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(join(stage, 'docs'), { recursive: true });
-  cpSync(join(root, 'README.md'), join(stage, 'README.md'));
+  // The site's header already says "pollite": the README's own title would say it twice.
+  writeFileSync(join(stage, 'README.md'), apiLinks(readFileSync(join(root, 'README.md'), 'utf8').replace(/^# pollite\n+/, '')));
   const pages = [];
   const present = readdirSync(docs, { withFileTypes: true });
   for (const entry of present) {
-    if (entry.name === 'site') continue;
+    if (entry.name === 'site' || entry.name === 'site.css') continue;
     cpSync(join(docs, entry.name), join(stage, 'docs', entry.name), { recursive: true });
   }
   const markdown = present.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name);
@@ -75,7 +99,7 @@ function stageMarkdown() {
     const text = readFileSync(source, 'utf8');
     if (text.startsWith('---\n')) fail(`${relative(root, source)} has front matter of its own: build-docs.mjs gives each page its title and group`);
     const group = REFERENCE.includes(name) ? 'Reference' : 'Guides';
-    writeFileSync(join(stage, 'docs', name), frontMatter(titleOf(source, text), group) + text);
+    writeFileSync(join(stage, 'docs', name), frontMatter(TITLES[name] ?? titleOf(source, text), group) + apiLinks(text));
     pages.push(join(stage, 'docs', name));
   }
   return pages;
@@ -92,21 +116,27 @@ function leadComment(indexFile) {
 }
 
 const pages = stageMarkdown();
-const app = await Application.bootstrapWithPlugins({ options: join(root, 'typedoc.json'), projectDocuments: pages, out });
+const entries = entryPoints();
+for (const entry of entries) if (!existsSync(join(root, entry.source))) fail(`${entry.name}: ${entry.source} does not exist`);
+const app = await Application.bootstrapWithPlugins({
+  options: join(root, 'typedoc.json'),
+  entryPoints: entries.map((entry) => entry.source),
+  projectDocuments: pages,
+  out,
+});
 
 // Modules are named after the package's subpaths (`pollite/react`, not `react`), and described by the comment that
-// opens their index.ts, which says what the entry is for.
+// opens their source, which says what the entry is for.
 app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
-  const entries = app.options.getValue('entryPoints').map((path) => relative(root, resolve(root, path)));
-  for (const module of context.project.getChildrenByKind(ReflectionKind.Module)) {
-    const entry = entries.find((path) => {
-      const folder = dirname(path);
-      return (folder === 'src' ? 'index' : folder.slice('src/'.length)) === module.name;
-    });
-    if (!entry) fail(`module ${module.name} matches no entry point of typedoc.json`);
-    const summary = leadComment(join(root, entry));
-    if (!summary) fail(`${entry} does not open with a // comment saying what the entry is`);
-    module.name = entryName(dirname(entry));
+  const modules = context.project.getChildrenByKind(ReflectionKind.Module);
+  if (modules.length !== entries.length) fail(`${entries.length} entry points but ${modules.length} modules`);
+  for (const module of modules) {
+    // TypeDoc names each module after its path under src/, less a trailing /index.
+    const entry = entries.find(({ source }) => source.replace(/^src\//, '').replace(/(^|\/)index\.ts$/, '').replace(/\.ts$/, '') === (module.name === 'index' ? '' : module.name));
+    if (!entry) fail(`module ${module.name} matches no entry point of package.json`);
+    const summary = leadComment(join(root, entry.source));
+    if (!summary) fail(`${entry.source} does not open with a // comment saying what the entry is`);
+    module.name = entry.name;
     module.comment ??= new Comment([{ kind: 'text', text: summary }]);
   }
 });

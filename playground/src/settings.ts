@@ -13,7 +13,8 @@ export interface Settings {
 export function readSettings(): Settings {
   const query = new URLSearchParams(location.search);
   const api = query.get('api') ?? document.querySelector<HTMLMetaElement>('meta[name="pollite-api"]')?.content ?? '';
-  const jobs = (query.get('jobs') ?? '20000,45000,30000!').split(',').map((spec) => ({
+  // One job that ends soon, one that fails, one that keeps polling for a few minutes: the switches always have pollers to act on.
+  const jobs = (query.get('jobs') ?? '30000,60000!,300000').split(',').map((spec) => ({
     duration: Number.parseInt(spec, 10),
     outcome: spec.endsWith('!') ? ('failed' as const) : ('done' as const),
   }));

@@ -8,12 +8,22 @@ export type OccStrategy = 'none' | 'exponential' | 'full-jitter' | 'equal-jitter
 /** Every strategy of the AWS study, in the order the study presents them. */
 export const OCC_STRATEGIES: readonly OccStrategy[] = ['none', 'exponential', 'full-jitter', 'equal-jitter', 'decorrelated-jitter'];
 
-/** The study's parameters: first retry's ceiling 10 ms, cap 2000 ms. */
-const BASE = 10;
+/**
+ * The original simulator (aws-samples/aws-arch-backoff-simulator) makes every
+ * strategy with `base = 5, cap = 2000` and its ceiling is `expo(n) = base · 2^n`,
+ * so the first retry's ceiling is 10 ms. pollite's ceiling is `base · 2^(n-1)`:
+ * the exponential, full and equal jitter strategies get `base: 10` for the
+ * same ceilings. Decorrelated jitter uses no ceiling: its base is its floor
+ * (`min(cap, uniform(base, previous · 3))`, starting from `base`), and the
+ * original's floor is 5 ms, so it gets `base: 5`. With `base: 10` it would
+ * wait twice as long at first and make 15% fewer calls than the original.
+ */
+const ORIGINAL_BASE = 5;
+const CEILING_BASE = ORIGINAL_BASE * 2;
 const CAP = 2000;
 
 const backoffFor = (strategy: OccStrategy, random: () => number): Backoff => {
-  const options = { base: BASE, cap: CAP, random };
+  const options = { base: CEILING_BASE, cap: CAP, random };
   switch (strategy) {
     case 'none':
       return () => 0;
@@ -24,7 +34,7 @@ const backoffFor = (strategy: OccStrategy, random: () => number): Backoff => {
     case 'equal-jitter':
       return equalJitter(options);
     case 'decorrelated-jitter':
-      return decorrelatedJitter(options);
+      return decorrelatedJitter({ ...options, base: ORIGINAL_BASE });
   }
 };
 
@@ -81,6 +91,59 @@ export function runOcc(strategy: OccStrategy, clients: number, seed: number): Oc
     queue.push(client, learnedAt + backoffs[client]!(failures[client]!) + hop());
   }
   return { calls, completion };
+}
+
+/** What the original simulator printed at 100 clients: mean calls and completion time (ms) of 100 runs. */
+export const OCC_ORIGINAL_AT_100: Readonly<Record<OccStrategy, { calls: number; completion: number }>> = Object.freeze({
+  none: { calls: 2423, completion: 2020 },
+  exponential: { calls: 1848, completion: 63_400 },
+  'full-jitter': { calls: 796, completion: 5000 },
+  'equal-jitter': { calls: 812, completion: 6600 },
+  'decorrelated-jitter': { calls: 1005, completion: 4600 },
+});
+
+/** How far a reproduction may land from the original's figures: 3%. */
+export const OCC_TOLERANCE = 0.03;
+
+/** One strategy's figures here against the original's, at 100 clients. */
+export interface OccComparison {
+  /** The backoff strategy. */
+  strategy: OccStrategy;
+  /** Mean calls here. */
+  calls: number;
+  /** Mean calls of the original. */
+  originalCalls: number;
+  /** Mean completion time here, ms. */
+  completion: number;
+  /** Mean completion time of the original, ms. */
+  originalCompletion: number;
+  /** `calls / originalCalls - 1`. */
+  callsOff: number;
+  /** `completion / originalCompletion - 1`. */
+  completionOff: number;
+  /** Both within {@link OCC_TOLERANCE}. */
+  within: boolean;
+}
+
+/** The study's points at 100 clients against the original's ({@link OCC_ORIGINAL_AT_100}); empty when the sweep has no 100. */
+export function compareOccToOriginal(points: readonly OccPoint[]): OccComparison[] {
+  return points
+    .filter((p) => p.clients === 100)
+    .map((p) => {
+      const original = OCC_ORIGINAL_AT_100[p.strategy];
+      const callsOff = p.calls / original.calls - 1;
+      const completionOff = p.completion / original.completion - 1;
+      return {
+        strategy: p.strategy,
+        calls: p.calls,
+        originalCalls: original.calls,
+        completion: p.completion,
+        originalCompletion: original.completion,
+        callsOff,
+        completionOff,
+        within: Math.abs(callsOff) <= OCC_TOLERANCE && Math.abs(completionOff) <= OCC_TOLERANCE,
+      };
+    });
 }
 
 /** Options of {@link awsOccStudy}. */

@@ -1,4 +1,4 @@
-import type { OccPoint } from './aws-occ.js';
+import { compareOccToOriginal, OCC_TOLERANCE, type OccPoint } from './aws-occ.js';
 import type { ChartPanel } from './chart.js';
 import type { SimulationResult } from './simulate-options.js';
 
@@ -70,11 +70,36 @@ export function occTable(points: OccPoint[], runs: number): string {
     ...strategies.map((s) => fmt(at(n, s).calls)),
     ...strategies.map((s) => fmt(at(n, s).completion)),
   ]);
-  return [
-    `AWS "Exponential Backoff And Jitter" (2015) model: OCC writes, hops |N(10, 2)| ms, base 10, cap 2000; mean of ${runs} runs`,
+  const lines = [
+    `AWS "Exponential Backoff And Jitter" (2015) model: OCC writes, hops |N(10, 2)| ms, the original's base 5 and cap 2000; mean of ${runs} runs`,
     '',
     textTable([header, ...rows]),
-  ].join('\n');
+  ];
+  const comparison = occComparisonTable(points);
+  return (comparison ? [...lines, '', comparison] : lines).join('\n');
+}
+
+const percent = (off: number): string => {
+  const text = (off * 100).toFixed(1);
+  return text === '0.0' || text === '-0.0' ? '0.0%' : `${off > 0 ? '+' : ''}${text}%`;
+};
+
+/** The study at 100 clients against the original simulator's figures, with a verdict per strategy; '' without 100 clients in the sweep. */
+export function occComparisonTable(points: readonly OccPoint[]): string {
+  const comparison = compareOccToOriginal(points);
+  if (comparison.length === 0) return '';
+  const header = ['at 100 clients', 'calls', 'original', 'off', 'ms', 'original', 'off', `within ${OCC_TOLERANCE * 100}%`];
+  const rows = comparison.map((c) => [
+    c.strategy,
+    fmt(c.calls),
+    fmt(c.originalCalls),
+    percent(c.callsOff),
+    fmt(c.completion),
+    fmt(c.originalCompletion),
+    percent(c.completionOff),
+    c.within ? 'yes' : 'NO',
+  ]);
+  return ['Against the original (aws-samples/aws-arch-backoff-simulator, mean of 100 runs):', '', textTable([header, ...rows])].join('\n');
 }
 
 /** The study as two panels: work (calls) and time to completion. */

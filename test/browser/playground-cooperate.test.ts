@@ -13,10 +13,12 @@ import { launchChromium } from './helpers/chromium.js';
 // or one loop across tabs (`use: [shareTabs()]`). What the demo API received is read
 // from its own counters; the page's numbers are only compared with them.
 //
-// The test creates each job itself (`?cooperateJob=ID` makes Start watch it),
-// so that two tabs can watch one job, and scripts it so that its body changes
-// at every request (progress in 1% steps, faster than the interval): every
-// answer is then a 200 and a poller's updates count its rounds of requests.
+// Most tests create each job themselves (`?cooperateJob=ID` makes Start watch
+// it) and script it so that its body changes at every request (progress in 1%
+// steps, faster than the interval): every answer is then a 200 and a poller's
+// updates count its rounds of requests. One test opens the page twice and
+// presses Start in each, as a person would: the second tab follows the first
+// tab's job, which the first names when asked over a BroadcastChannel.
 
 /** What the panel shows, from the data attributes of its summary. */
 interface Summary {
@@ -26,6 +28,7 @@ interface Summary {
   updates: number[];
   finished: number;
   role?: string;
+  followed: boolean;
 }
 
 const INTERVAL = 150;
@@ -85,6 +88,7 @@ async function summary(page: Page): Promise<Summary | undefined> {
     sent: Number(d.sent),
     updates: d.updates!.split(' ').map(Number),
     finished: Number(d.finished),
+    followed: d.followed === 'true',
     ...(d.role === undefined ? {} : { role: d.role }),
   };
 }
@@ -151,6 +155,35 @@ describe.skipIf(!requireOrSkip('chromium', 'the browser tests'))('the playground
     expect(seen.finished).toBe(8);
     expect(seen.sent).toBe(requests);
     expect(errors).toEqual([]);
+  });
+
+  it('two tabs, Start in each: the second follows the first tab\'s job, and only the leader sends (no ?cooperateJob)', async () => {
+    playground = await startPlayground(dir);
+    const first = await openTab(250);
+    const second = await openTab(250);
+    for (const tab of [first, second]) {
+      await tab.page.click('[data-testid=cooperate-mode-tabs]');
+      await waitFor(async () => (await tab.page.getAttribute('[data-testid=cooperate-mode-tabs]', 'aria-pressed')) === 'true', 'mode tabs');
+    }
+    await first.page.click('[data-testid=cooperate-start]');
+    await waitFor(async () => (await summary(first.page)) !== undefined, 'the first tab to start');
+    const { job } = await summaryOf(first.page);
+    expect((await summaryOf(first.page)).followed).toBe(false); // nobody else watched a job: it created one
+    await second.page.click('[data-testid=cooperate-start]');
+    await waitFor(async () => (await summary(second.page)) !== undefined, 'the second tab to start');
+    const followed = await summaryOf(second.page);
+    expect(followed.job).toBe(job);
+    expect(followed.followed).toBe(true);
+    expect(await second.page.textContent('[data-testid=cooperate-summary]')).toContain('the job another tab watches');
+    await waitFor(async () => (await Promise.all([summaryOf(first.page), summaryOf(second.page)])).every((s) => s.role !== undefined), 'both roles');
+    const roles = (await Promise.all([summaryOf(first.page), summaryOf(second.page)])).map((s) => s.role);
+    expect([...roles].sort()).toEqual(['follower', 'leader']);
+    const leader = roles[0] === 'leader' ? first : second;
+    await waitFor(() => requestsFor(job) >= 4, 'four requests');
+    // The API received the leader's requests and nothing else.
+    await waitFor(async () => (await summaryOf(leader.page)).sent === requestsFor(job), "the API's count to match the leader's");
+    expect(first.errors).toEqual([]);
+    expect(second.errors).toEqual([]);
   });
 
   it('shareTabs() — two tabs on one job: only the leader sends; closing it, the follower takes over within a few intervals', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildPlayground } from '../../playground/build.js';
+import { appendEvent, type LogRow } from '../../playground/src/parts/request-log-model.js';
 import { startPlayground, type Playground } from '../../playground/server.js';
 import { requireOrSkip } from '../helpers/tools.js';
 import { launchChromium } from './helpers/chromium.js';
@@ -27,6 +28,7 @@ interface Row {
   result?: string;
   wait?: number;
   why?: string;
+  ms?: number;
 }
 
 let dir: string;
@@ -45,6 +47,7 @@ const rowsOf = (jobId: string): Promise<Row[]> =>
         ...(d.result === undefined ? {} : { result: d.result }),
         ...(d.wait === undefined ? {} : { wait: Number(d.wait) }),
         ...(d.why === undefined ? {} : { why: d.why }),
+        ...(d.ms === undefined ? {} : { ms: Number(d.ms) }),
       };
     }),
   );
@@ -132,8 +135,20 @@ describe.skipIf(!requireOrSkip('chromium', 'the browser tests'))('the playground
       expect(row.wait).toBeGreaterThanOrEqual(2000);
       expect(row.wait).toBeLessThanOrEqual(2400);
     }
-    // Paced answers are not failures in a row.
+    // Paced answers are not failures in a row, and the label says that is what it counts.
     expect(await page!.textContent('[data-testid=job-attempt]')).toBe('0');
+    expect(await page!.$eval('[data-testid=job-attempt]', (dd) => dd.previousElementSibling?.textContent?.trim())).toBe('failures in a row');
+    // The job's line counts down the wait it is in (the hook's secondsLeft): "next try in 3 s", then 2, then 1.
+    const shown: number[] = [];
+    const until = Date.now() + 2600;
+    while (Date.now() < until) {
+      const line = (await page!.textContent('[data-testid=job-line]')) ?? '';
+      const seconds = /next try in (\d+) s/.exec(line)?.[1];
+      if (seconds !== undefined && shown.at(-1) !== Number(seconds)) shown.push(Number(seconds));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(shown.length, `the countdown showed ${shown.join(', ')}`).toBeGreaterThanOrEqual(2);
+    expect(shown.some((n, i) => i > 0 && n === shown[i - 1]! - 1), `the countdown showed ${shown.join(', ')}`).toBe(true);
 
     await page!.click('[data-testid=outage-plain]');
     await waitFor(
@@ -183,12 +198,62 @@ describe.skipIf(!requireOrSkip('chromium', 'the browser tests'))('the playground
     await page!.click('[data-testid=retry-fetch]');
     await waitFor(async () => (await page!.$('[data-testid=retry-error]')) !== null, 'giving up');
     expect(await page!.textContent('[data-testid=retry-error]')).toBe('Gave up after 4 of 4 attempts');
+    expect(await page!.textContent('[data-testid=retry-log]')).toContain('attempt 3 failed');
 
     await page!.click('[data-testid=errors-off]');
     await waitFor(async () => (await page!.textContent('[data-testid=api-health]')) === 'API healthy', 'the switch');
     await page!.click('[data-testid=retry-button]');
     await waitFor(async () => (await page!.$('[data-testid=retry-data]')) !== null, 'the snapshot');
     expect(await page!.textContent('[data-testid=retry-data]')).toMatch(/^Job #\d+ is (queued|running) \(\d+%\)$/);
+    // The success box lists no failure of the try that gave up: Retry started a clean log.
+    expect(await page!.$('[data-testid=retry-log]')).toBeNull();
+  });
+
+  it('a 404 says why no retry will help, and offers none', async () => {
+    const errors = await open('jobs=600000&interval=1000&backoff=50');
+    await page!.click('[data-testid=retry-fetch-missing]');
+    await waitFor(async () => (await page!.$('[data-testid=retry-error]')) !== null, 'the 404');
+    expect(await page!.textContent('[data-testid=retry-error]')).toBe('HTTP 404: not retried');
+    expect(await page!.textContent('[data-testid=retry-why]')).toMatch(/no such job: asking again would get the same 404/);
+    expect(await page!.$('[data-testid=retry-button]')).toBeNull();
+    expect(await page!.$('[data-testid=retry-log]')).toBeNull(); // never retried
+    expect(errors).toEqual([]);
+  });
+
+  it('with the default jobs, each switch draws the answers its label promises', async () => {
+    const errors = await open('');
+    await waitFor(async () => (await jobIds()).length === 3, 'the three default jobs');
+    /** Log rows of every card since `since` (epoch ms). */
+    const rowsSince = async (since: number): Promise<Row[]> => {
+      const all = await Promise.all((await jobIds()).map((id) => rowsOf(id)));
+      return all.flat().filter((row) => row.n > 0 && row.at >= since);
+    };
+    const expectAfter = async (id: string, off: string, what: string, seen: (row: Row) => boolean): Promise<void> => {
+      const since = await page!.evaluate(() => Date.now());
+      await page!.click(`[data-testid=${id}]`);
+      await waitFor(async () => (await rowsSince(since)).some(seen), `${what} after ${id}`, 15_000);
+      await page!.click(`[data-testid=${off}]`);
+      await waitFor(async () => (await page!.textContent('[data-testid=api-health]')) === 'API healthy', 'the API to be healthy again');
+    };
+    await expectAfter('outage-retry-after', 'outage-off', 'a 503 paced by Retry-After', (row) => row.result === '503' && row.why === 'Retry-After 2 s honoured');
+    await expectAfter('outage-plain', 'outage-off', 'a 503 backed off', (row) => row.result === '503' && /^backoff after failure/.test(row.why ?? ''));
+    await expectAfter('errors-on', 'errors-off', 'a 500', (row) => row.result === '500');
+    await expectAfter('rate-1', 'rate-off', 'a 429', (row) => row.result === '429');
+    await expectAfter('slow-on', 'slow-off', 'an answer taking 1.5 s', (row) => row.ms !== undefined && row.ms >= 1500);
+    expect(errors).toEqual([]);
+  });
+
+  it('the log counts a line that repeats instead of adding it again (no wall of "cooldown 6 ms")', () => {
+    let rows: LogRow[] = [];
+    rows = appendEvent(rows, { type: 'request', attempt: 1, conditional: false }, 0);
+    rows = appendEvent(rows, { type: 'response', status: 200, ms: 20 }, 20);
+    for (const delay of [2000, 6, 6, 5, 6]) rows = appendEvent(rows, { type: 'cooldown', delay, at: 100 + delay, origin: 'http://127.0.0.1' }, 100);
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toMatchObject({ kind: 'cooldown', count: 5, wait: 2000 });
+    rows = appendEvent(rows, { type: 'request', attempt: 1, conditional: true }, 2100);
+    rows = appendEvent(rows, { type: 'cooldown', delay: 6, at: 2106, origin: 'http://127.0.0.1' }, 2100);
+    expect(rows).toHaveLength(4); // a request in between: a new line
+    expect(rows[3]!.count).toBeUndefined();
   });
 
   it('Try now skips the wait in progress of useFetchWithRetry', async () => {

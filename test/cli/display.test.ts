@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { commandDeadline } from '../../src/cli/command-deadline.js';
 import { describeBody } from '../../src/cli/describe-body.js';
 import { colorsFor } from '../../src/cli/display/colors.js';
-import { liveLine } from '../../src/cli/display/live-line.js';
+import { countDown, liveLine } from '../../src/cli/display/live-line.js';
 import { plainLines } from '../../src/cli/display/plain-lines.js';
 import { parseDuration } from '../../src/cli/duration.js';
 import { parseHeaders, redactedHeaderLines } from '../../src/cli/headers.js';
@@ -42,6 +42,34 @@ describe('the live status line', () => {
     expect(out.writes.at(-1)).toBe('\r\x1b[2K');
     line.answer({ text: 'after stop', tone: 'ok' });
     expect(out.writes.at(-1)).toBe('\r\x1b[2K');
+  });
+
+  it('counts down the wait the last answer announced, at each tick, down to 0.0 s', async () => {
+    const out = stream(true, 80);
+    let elapsedMs = 4100;
+    const line = liveLine(out, colorsFor(out, {}, false), () => ({ elapsedMs, requests: 6 }));
+    line.answer({ text: '503 - retry in 3.1 s (Retry-After)', tone: 'retry' });
+    expect(out.writes.at(-1)!.slice(5)).toMatch(/^. 4\.1s · 6 requests · 503 - retry in 3\.1 s \(Retry-After\)$/);
+    elapsedMs = 5100; // a second later, at the spinner's next tick
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(out.writes.at(-1)!.slice(5)).toMatch(/^. 5\.1s · 6 requests · 503 - retry in 2\.1 s \(Retry-After\)$/);
+    elapsedMs = 9000; // past the wait: it is due, never negative
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(out.writes.at(-1)!.slice(5)).toMatch(/retry in 0\.0 s \(Retry-After\)$/);
+    line.answer({ text: 'origin cooling down - next request in 2.0 s (Retry-After)', tone: 'retry' });
+    elapsedMs = 9500;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(out.writes.at(-1)!.slice(5)).toMatch(/next request in 1\.5 s \(Retry-After\)$/);
+    line.answer({ text: '304 unchanged', tone: 'unchanged' });
+    expect(out.writes.at(-1)!.slice(5)).toMatch(/· 304 unchanged$/);
+    line.stop();
+  });
+
+  it('countDown: only a wait in seconds is rewritten, and never below zero', () => {
+    expect(countDown('503 - retry in 3.1 s (Retry-After)', 1000, 2500)).toBe('503 - retry in 1.6 s (Retry-After)');
+    expect(countDown('503 - retry in 3.1 s (backoff)', 1000, 60_000)).toBe('503 - retry in 0.0 s (backoff)');
+    expect(countDown('200 running 40%', 0, 5000)).toBe('200 running 40%');
+    expect(countDown('200 done in 12s', 0, 5000)).toBe('200 done in 12s');
   });
 
   it('prints verbose lines above the status line', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { awsOccStudy, runOcc } from '../../src/simulator/aws-occ.js';
+import { awsOccStudy, compareOccToOriginal, OCC_ORIGINAL_AT_100, runOcc } from '../../src/simulator/aws-occ.js';
+import { occTable } from '../../src/simulator/report.js';
 import { ClientHeap } from '../../src/simulator/client-heap.js';
 
 describe('the AWS "Exponential Backoff And Jitter" study, reproduced', () => {
@@ -9,6 +10,33 @@ describe('the AWS "Exponential Backoff And Jitter" study, reproduced', () => {
     expect(exponential).toMatchObject({ clients: 100, strategy: 'exponential' });
     expect(full!.calls).toBeLessThan(exponential!.calls / 2);
     expect(full!.completion).toBeLessThan(exponential!.completion / 4);
+  });
+
+  it('lands every strategy within 3% of the original simulator at 100 clients (100 runs, seed 1), exactly these means', () => {
+    const points = awsOccStudy({ clients: [100], runs: 100, seed: 1 });
+    expect(points.map((p) => [p.strategy, p.calls, Math.round(p.completion)])).toEqual([
+      ['none', 2422.93, 2028],
+      ['exponential', 1869.34, 64_004],
+      ['full-jitter', 795.75, 4903],
+      ['equal-jitter', 812.48, 6606],
+      ['decorrelated-jitter', 1001.1, 4688],
+    ]);
+    const comparison = compareOccToOriginal(points);
+    expect(comparison.map((c) => c.strategy)).toEqual(Object.keys(OCC_ORIGINAL_AT_100));
+    for (const c of comparison) {
+      expect(Math.abs(c.calls / OCC_ORIGINAL_AT_100[c.strategy].calls - 1), `${c.strategy} calls`).toBeLessThanOrEqual(0.03);
+      expect(Math.abs(c.completion / OCC_ORIGINAL_AT_100[c.strategy].completion - 1), `${c.strategy} completion`).toBeLessThanOrEqual(0.03);
+      expect(c.within).toBe(true);
+    }
+    // The table says so, as `npm run bench:aws` and `pollite simulate --scenario aws-occ` print it.
+    expect(occTable(points, 100)).toMatch(/^decorrelated-jitter +1,001 +1,005 +-0\.4% +4,688 +4,600 +\+1\.9% +yes$/m);
+  }, 30_000);
+
+  it("gives decorrelated jitter the original's floor (base 5), the others its ceilings (base 10 in pollite's terms)", () => {
+    // The decorrelated strategy's first wait is uniform in [5, 15) ms, as the original's: more calls than with base 10.
+    const [dec] = awsOccStudy({ clients: [100], runs: 10, strategies: ['decorrelated-jitter'] });
+    expect(dec!.calls).toBeGreaterThan(950);
+    expect(compareOccToOriginal(awsOccStudy({ clients: [50], runs: 1 }))).toEqual([]);
   });
 
   it('one client never conflicts: one call, done after four hops', () => {

@@ -44,9 +44,10 @@ const GROUPS: Group[] = [
     choices: [
       { id: 'rate-off', label: 'off', apply: (c) => ({ ...c, rateLimit: undefined }), active: (c) => !c.rateLimit },
       {
-        id: 'rate-2',
-        label: '2 req/s',
-        apply: (c) => ({ ...c, rateLimit: { perSecond: 2, retryAfter: 1 } }),
+        // Below what the default jobs ask for (about one request a second each), so 429s come at once.
+        id: 'rate-1',
+        label: '1 req/s for all jobs',
+        apply: (c) => ({ ...c, rateLimit: { perSecond: 1, retryAfter: 1 } }),
         active: (c) => !!c.rateLimit,
       },
     ],

@@ -10,6 +10,31 @@ type Mode = 'independent' | 'share' | 'tabs';
 /** Pollers started together on one job. */
 const POLLERS = 8;
 
+/** Where the tabs of this page tell each other which job they watch, so that a second tab's Start follows the first's job. */
+const CHANNEL = 'pollite-playground-cooperate';
+/** How long Start waits for another tab to name its job, ms, before it creates one. */
+const ASK_MS = 300;
+
+/** The tabs' few words: "which job do you watch?", and the answer. */
+type TabMessage = { type: 'ask' } | { type: 'job'; job: string };
+
+/** Asks the other tabs of this page for the job they watch; resolves with the first answer, or undefined when none comes. */
+function askOtherTabs(channel: BroadcastChannel): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const done = (job: string | undefined): void => {
+      clearTimeout(timer);
+      channel.removeEventListener('message', hear);
+      resolve(job);
+    };
+    const hear = (event: MessageEvent<TabMessage>): void => {
+      if (event.data?.type === 'job') done(event.data.job);
+    };
+    const timer = setTimeout(() => done(undefined), ASK_MS);
+    channel.addEventListener('message', hear);
+    channel.postMessage({ type: 'ask' } satisfies TabMessage);
+  });
+}
+
 interface Run {
   mode: Mode;
   job: string;
@@ -24,6 +49,8 @@ interface Run {
   cooldowns: number;
   /** With shareTabs(): whether this tab polls for all, or listens. */
   role?: 'leader' | 'follower';
+  /** True when Start took the job another tab of this page was watching. */
+  followed: boolean;
 }
 
 const isTerminal = (job: JobView): boolean => job.status === 'done' || job.status === 'failed';
@@ -47,23 +74,43 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
   const [problem, setProblem] = useState<string | undefined>();
   const stop = useRef<AbortController | undefined>(undefined);
   useEffect(() => () => stop.current?.abort(), []);
+  // The job this tab's pollers watch until they have all finished: what it tells another tab that asks.
+  const watching = useRef<string | undefined>(undefined);
+  const channel = useRef<BroadcastChannel | undefined>(undefined);
+  useEffect(() => {
+    if (typeof BroadcastChannel !== 'function') return undefined;
+    const tabs = new BroadcastChannel(CHANNEL);
+    tabs.addEventListener('message', (event: MessageEvent<TabMessage>) => {
+      if (event.data?.type === 'ask' && watching.current) tabs.postMessage({ type: 'job', job: watching.current } satisfies TabMessage);
+    });
+    channel.current = tabs;
+    return () => {
+      channel.current = undefined;
+      tabs.close();
+    };
+  }, []);
 
   const start = async (): Promise<void> => {
     stop.current?.abort();
     const controller = new AbortController();
     stop.current = controller;
     setProblem(undefined);
-    // Browser tests: `?cooperateJob=ID` makes Start watch that existing job instead of a new one, so two tabs can share it.
+    watching.current = undefined;
+    // The job another tab of this page watches, if one does (open the page twice, press Start in each: the second
+    // follows the first); else a new one. `?cooperateJob=ID` names one outright (the browser tests script their jobs).
     const given = new URLSearchParams(location.search).get('cooperateJob');
+    const followed = given ? undefined : channel.current && (await askOtherTabs(channel.current));
     let job: { id: string };
     try {
-      job = given ? { id: given } : await api.createJob({ duration: 15_000, outcome: 'done' });
+      job = given ? { id: given } : followed ? { id: followed } : await api.createJob({ duration: 15_000, outcome: 'done' });
     } catch (error) {
       setProblem(String(error));
       return;
     }
+    if (controller.signal.aborted) return; // a second click on Start while this one asked
+    watching.current = job.id;
     const zeros = (): number[] => Array<number>(POLLERS).fill(0);
-    const current: Run = { mode, job: job.id, sent: 0, updates: zeros(), heard: zeros(), finished: 0, cooldowns: 0 };
+    const current: Run = { mode, job: job.id, sent: 0, updates: zeros(), heard: zeros(), finished: 0, cooldowns: 0, followed: followed !== undefined };
     const show = (): void => setRun({ ...current, updates: [...current.updates], heard: [...current.heard] });
     const counted: typeof fetch = (input, init) => {
       current.sent += 1;
@@ -93,6 +140,7 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
       }).then(
         () => {
           current.finished += 1;
+          if (current.finished === POLLERS && watching.current === job.id) watching.current = undefined;
           show();
         },
         () => undefined,
@@ -110,7 +158,8 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
           <h2 id="cooperate-title">Pollers that cooperate</h2>
           <p className="hint">
             {POLLERS} pollers watch one job. With <code>share()</code> they share one request loop; with{' '}
-            <code>shareTabs()</code> one tab polls for every tab of this page (open it twice). Turn on an outage
+            <code>shareTabs()</code> one tab polls for every tab of this page: open the page twice and press Start in each, and
+            the second tab follows the first one's job. Turn on an outage
             with Retry-After: the first 503 quiets every poller of the origin (origin cooldown).
           </p>
         </div>
@@ -141,8 +190,10 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
           data-updates={run.updates.join(' ')}
           data-finished={run.finished}
           data-role={run.role}
+          data-followed={run.followed}
         >
-          Job <code>{run.job}</code> ({MODES.find(([value]) => value === run.mode)![1]}): <strong>{run.sent}</strong> requests sent by
+          Job <code>{run.job}</code>
+          {run.followed ? ', the job another tab watches' : ''} ({MODES.find(([value]) => value === run.mode)![1]}): <strong>{run.sent}</strong> requests sent by
           this page for {rounds} updates each; independent pollers would have sent {run.sent > 0 ? '' : 'at least '}
           {alone}
           {alone > run.sent ? `, ${alone - run.sent} saved` : ''}. Finished: {run.finished}/{POLLERS}. Cooldown waits: {run.cooldowns}.

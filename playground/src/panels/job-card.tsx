@@ -4,7 +4,6 @@ import type { DemoApiClient, JobView } from '../demo-api.js';
 import { describeError } from '../parts/format.js';
 import { RequestLog } from '../parts/request-log.js';
 import { appendEvent, type LogRow } from '../parts/request-log-model.js';
-import { useCountdown } from '../parts/use-now.js';
 
 export interface JobCardProps {
   api: DemoApiClient;
@@ -15,12 +14,12 @@ export interface JobCardProps {
 
 const isTerminal = (job: JobView): boolean => job.status === 'done' || job.status === 'failed';
 
-/** One job, polled with usePoll: status, progress, failures in a row, the next try, and every request. */
+/** One job, polled with usePoll: status, progress, failures in a row, the wait it is in (counting down), and every request. */
 export function JobCard({ api, id, interval, onRemove }: JobCardProps) {
   const [rows, setRows] = useState<LogRow[]>([]);
   // Failures in a row, as the retry events count them (usePoll's `attempt` is the attempt number instead).
   const [failures, setFailures] = useState(0);
-  const { status, data, error, nextAttemptAt, retry, stop } = usePoll<JobView>(api.jobUrl(id), {
+  const { status, data, error, secondsLeft, retry, stop } = usePoll<JobView>(api.jobUrl(id), {
     interval,
     retries: 6,
     isDone: isTerminal,
@@ -31,7 +30,6 @@ export function JobCard({ api, id, interval, onRemove }: JobCardProps) {
       else if (event.type === 'response' && (event.status === 304 || (event.status >= 200 && event.status < 300))) setFailures(0);
     },
   });
-  const countdown = useCountdown(nextAttemptAt);
   const progress = data?.progress ?? 0;
   const requests = rows.filter((row) => row.n > 0).length;
   const notModified = rows.filter((row) => row.kind === 'not-modified').length;
@@ -58,23 +56,25 @@ export function JobCard({ api, id, interval, onRemove }: JobCardProps) {
           <dd data-testid="job-progress">{progress}%</dd>
         </div>
         <div>
-          <dt>requests</dt>
-          <dd>{requests}</dd>
+          <dt>requests sent</dt>
+          <dd data-testid="job-requests">{requests}</dd>
         </div>
         <div>
-          <dt>304s</dt>
+          <dt title="304 Not Modified: the job had not changed, so no body was sent">304 unchanged</dt>
           <dd>{notModified}</dd>
         </div>
         <div>
-          <dt title="consecutive failures: the retry events' failures">failures</dt>
+          <dt title="failures counted in a row (reset by a success; answers paced by a Retry-After of a second or more do not count)">
+            failures in a row
+          </dt>
           <dd className={failures > 0 ? 'warn' : ''} data-testid="job-attempt">
             {failures}
           </dd>
         </div>
       </dl>
       <p className="job-line" data-testid="job-line">
-        {status === 'polling' && countdown !== undefined && <>Waiting: next try in {countdown}</>}
-        {status === 'polling' && countdown === undefined && <>Polling every {interval / 1000} s, one request at a time</>}
+        {status === 'polling' && secondsLeft !== undefined && <>Waiting: next try in {secondsLeft} s</>}
+        {status === 'polling' && secondsLeft === undefined && <>Polling every {interval / 1000} s, one request at a time</>}
         {status === 'done' && <>Finished: polling stopped</>}
         {status === 'idle' && <>Stopped</>}
         {status === 'error' && <span className="error-text">{describeError(error)}</span>}

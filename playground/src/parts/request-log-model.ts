@@ -19,6 +19,8 @@ export interface LogRow {
   why?: string;
   /** `why`, short enough for the log's last column. */
   note?: string;
+  /** How many times this line happened in a row (a cooldown asked again and again): shown once, with ×count. */
+  count?: number;
 }
 
 const KEEP = 80;
@@ -45,6 +47,20 @@ const patchLast = (rows: LogRow[], patch: Partial<LogRow>): LogRow[] => {
   return target ? rows.map((row) => (row === target ? { ...row, ...patch } : row)) : rows;
 };
 
+/**
+ * Adds a line that is not a request (a pause, a cooldown...). The same kind of line again, with no
+ * request in between, does not add a row: the last one counts it (×2, ×3...), keeping the longest
+ * wait, so a loop that is held again and again for a few ms does not fill the log.
+ */
+function appendNote(rows: LogRow[], row: LogRow): LogRow[] {
+  const last = rows.at(-1);
+  if (last && last.n === 0 && last.kind === row.kind && (row.kind === 'cooldown' || last.why === row.why)) {
+    const longer = (row.wait ?? 0) > (last.wait ?? 0) ? { wait: row.wait, why: row.why } : {};
+    return [...rows.slice(0, -1), { ...last, ...longer, count: (last.count ?? 1) + 1 }];
+  }
+  return [...rows, row].slice(-KEEP);
+}
+
 /** Folds one `onEvent` event into the log. */
 export function appendEvent(rows: LogRow[], event: PollEvent, now: number): LogRow[] {
   switch (event.type) {
@@ -68,16 +84,19 @@ export function appendEvent(rows: LogRow[], event: PollEvent, now: number): LogR
       return patchLast(rows, { kind: 'failure', wait: event.delay, why, note, ...(noAnswer ? { result: noAnswer } : {}) });
     }
     case 'pause':
-      return [...rows, { n: 0, kind: 'paused' as const, at: now, why: PAUSED[event.reason] ?? 'paused' }].slice(-KEEP);
+      return appendNote(rows, { n: 0, kind: 'paused', at: now, why: PAUSED[event.reason] ?? 'paused' });
     case 'resume':
-      return [...rows, { n: 0, kind: 'resumed' as const, at: now, why: 'resumed: polling at once' }].slice(-KEEP);
+      return appendNote(rows, { n: 0, kind: 'resumed', at: now, why: 'resumed: polling at once' });
     case 'wake':
-      return [...rows, { n: 0, kind: 'resumed' as const, at: now, why: WOKEN[event.reason] ?? 'woken' }].slice(-KEEP);
+      return appendNote(rows, { n: 0, kind: 'resumed', at: now, why: WOKEN[event.reason] ?? 'woken' });
     case 'cooldown':
-      return [
-        ...rows,
-        { n: 0, kind: 'cooldown' as const, at: now, wait: event.delay, why: `cooldown ${formatMs(event.delay)}: the origin sent Retry-After` },
-      ].slice(-KEEP);
+      return appendNote(rows, {
+        n: 0,
+        kind: 'cooldown',
+        at: now,
+        wait: event.delay,
+        why: `cooldown ${formatMs(event.delay)}: another request to ${event.origin} was told to wait (Retry-After)`,
+      });
     default:
       return rows;
   }
