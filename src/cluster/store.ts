@@ -71,7 +71,12 @@ export function clusterStore(redis: ClusterRedis, o: StoreOptions): ClusterStore
       return redis.send(['EVAL', script.source, String(keys.length), ...keys, ...args]);
     }
   };
-  const unwatch = redis.watch?.((ready) => (ready ? (quietUntil = 0, listeners.forEach((l) => l())) : down(new Error('Redis connection lost'))));
+  // A dropped connection is a fault at once (no need to wait for an operation to fail); a ready one is worth trying at once.
+  const unwatch = redis.watch?.((ready) => {
+    if (!ready) return down(new Error('Redis connection lost'));
+    quietUntil = 0;
+    for (const listener of [...listeners]) listener();
+  });
   return {
     get connected() {
       return connected && !closed;

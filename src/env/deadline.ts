@@ -14,6 +14,8 @@ export interface Deadline {
   stop(): void;
 }
 
+const NO_DEADLINE: Deadline = Object.freeze({ signal: undefined, at: Infinity, passed: () => false, stop: () => undefined });
+
 /**
  * The one deadline of pollite, behind `poll`'s `timeout` and
  * `requestTimeout` and `retry`'s `timeout` and `attemptTimeout`: a fresh
@@ -24,22 +26,23 @@ export interface Deadline {
  * abort, and nothing is made: signals cost more CPU than the rest of a call.
  */
 export function deadline(clock: Clock, ms: number | undefined, reason: () => unknown, ...parents: Array<AbortSignal | undefined>): Deadline {
+  if (ms === undefined && !parents.some(Boolean)) return NO_DEADLINE;
   let passed = false;
-  const own = ms !== undefined || parents.some(Boolean) ? link(...parents) : undefined;
+  const own = link(...parents);
   const stopTimer =
     ms === undefined
       ? undefined
       : startTimer(clock, ms, () => {
           passed = true;
-          own!.controller.abort(reason());
+          own.controller.abort(reason());
         });
   return {
-    signal: own?.controller.signal,
+    signal: own.controller.signal,
     at: ms === undefined ? Infinity : clock.now() + ms,
     passed: () => passed,
     stop: () => {
       stopTimer?.();
-      own?.release();
+      own.release();
     },
   };
 }

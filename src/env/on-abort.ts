@@ -20,6 +20,8 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
       listeners,
       fire: () => {
         fans.delete(signal);
+        // `once` already drops it; said again for runtimes and wrappers that count listeners by their calls.
+        signal.removeEventListener('abort', created.fire);
         for (const listener of listeners) listener();
       },
     };

@@ -27,11 +27,15 @@ export const listenGlobal =
   (...types: string[]) =>
   (listener: () => void): (() => void) => {
     const target = eventTarget();
-    for (const type of types) target?.addEventListener(type, listener);
+    if (!target) return unsubscribed;
+    for (const type of types) target.addEventListener(type, listener);
     return () => {
-      for (const type of types) target?.removeEventListener(type, listener);
+      for (const type of types) target.removeEventListener(type, listener);
     };
   };
+
+/** The unsubscribe of a subscription that attached nothing (no window, no document): one function for all. */
+export const unsubscribed = (): void => undefined;
 
 /** The browser's connection state from `navigator.onLine`. */
 export const navigatorOnline: OnlineSource = {

@@ -11,6 +11,11 @@ export const MAX_TIMER = 2 ** 31 - 1;
  * `AbortSignal.any`, which a garbage collection can silently cancel.
  */
 export function startTimer(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, ms: number, callback: () => void): () => void {
+  if (!(ms > MAX_TIMER)) {
+    // The common case, one timer: no chain to keep.
+    const only = clock.setTimeout(callback, Math.max(0, ms));
+    return () => clock.clearTimeout(only);
+  }
   let handle: unknown;
   let remaining = Math.max(0, ms);
   const arm = (): void => {

@@ -1,3 +1,5 @@
+import { unsubscribed } from './online.js';
+
 /**
  * Where `poll` learns whether the page is hidden. The default reads
  * `document.visibilityState`; outside a browser the page is never hidden.
@@ -30,7 +32,8 @@ export const documentVisibility: VisibilitySource = {
   },
   subscribe: (listener) => {
     const doc = currentDocument();
-    doc?.addEventListener('visibilitychange', listener);
-    return () => doc?.removeEventListener('visibilitychange', listener);
+    if (!doc) return unsubscribed;
+    doc.addEventListener('visibilitychange', listener);
+    return () => doc.removeEventListener('visibilitychange', listener);
   },
 };

@@ -25,8 +25,11 @@ export function wait<TReason extends string = never>(
   wakes: ReadonlyArray<Wake<TReason>> = [],
 ): Promise<TReason | undefined> {
   return settle<TReason | undefined>(signal, (resolve) => {
-    const stops = wakes.map((wake) => wake.subscribe(() => wake.ready() && resolve(wake.reason)));
+    const stops: Array<() => void> = [];
+    for (const wake of wakes) stops.push(wake.subscribe(() => wake.ready() && resolve(wake.reason)));
     if (ms < Infinity) stops.push(startTimer(clock, ms, () => resolve(undefined)));
-    return () => stops.forEach((stop) => stop());
+    return () => {
+      for (const stop of stops) stop();
+    };
   });
 }

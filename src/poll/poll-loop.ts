@@ -1,20 +1,27 @@
 import { deadline } from '../env/deadline.js';
 import { wait, type Wake } from '../env/wait.js';
+import { HttpError } from '../errors/http-error.js';
 import { PollGaveUpError } from '../errors/poll-gave-up-error.js';
 import { timeoutError } from '../errors/timeout-error.js';
 import { discardBody } from '../http/body.js';
 import type { Validators } from '../http/request.js';
 import { isRetryableStatus } from '../http/retryable-status.js';
 import { serverWait } from '../http/server-wait.js';
-import { retryDecision } from '../policy/retry-decision.js';
+import { PACED_FROM, retryDecision, type RetryPolicy } from '../policy/retry-decision.js';
 import { spread } from '../policy/spread.js';
 import { nextSlowdown } from '../policy/throttle.js';
 import { cooldownHooks } from './cooldown-hooks.js';
-import type { LoopHooks, PollAnswer, PollCall } from './feature.js';
+import type { Hold, LoopHooks, PollAnswer, PollCall } from './feature.js';
+import type { PollEvent } from './poll-events.js';
 import { pauseHooks } from './pauses.js';
-import { sendRequest } from './send-request.js';
+import { sendRequest, type PendingHttpError } from './send-request.js';
 
 const noHeaders = new Headers();
+
+/** A sink's `event` that nobody listens to: the loop then builds no event objects. */
+export const ignoreEvents = (_event: PollEvent): void => undefined;
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 
 /** The built-in pauses and the cooldown, then every feature that joins. */
 function attachAll(call: PollCall<unknown>): LoopHooks[] {
@@ -41,38 +48,52 @@ function attachAll(call: PollCall<unknown>): LoopHooks[] {
 export async function runLoop<T>(call: PollCall<T>): Promise<T> {
   const { request, settings: s, sink, timeout } = call;
   const { env } = s;
-  const emit = (event: Parameters<typeof sink.event>[0]): void => sink.event(event);
+  // Events are built only for a sink that listens: a poll without onEvent allocates none.
+  const listens = sink.event !== ignoreEvents;
+  const emit = (event: PollEvent): void => sink.event(event);
   const hooks = attachAll(call as PollCall<unknown>);
+  const told = hooks.some((h) => h.answer || h.pace);
   const wakes = hooks.flatMap((h) => (h.wake ? [h.wake] : []));
   const everyWakes = wakes.filter((w) => w.every);
   const networkWakes = wakes.filter((w) => w.network || w.every);
-  let lastFailure: unknown;
-  const bound = deadline(env, timeout, () => timeoutError(`Polling timed out after ${timeout} ms`, lastFailure), call.signal);
+  // The last failure, the cause of a give-up or a timeout; an HttpError is made only if one is thrown.
+  let failed: { error: unknown } | PendingHttpError | undefined;
+  const lastFailure = (): unknown => {
+    if (failed && !('error' in failed)) failed = { error: new HttpError(failed.response, failed.url) };
+    return failed?.error;
+  };
+  const bound = deadline(env, timeout, () => timeoutError(`Polling timed out after ${timeout} ms`, lastFailure()), call.signal);
   const { signal, at: end } = bound;
 
-  const pause = async (ms: number, wakeBy: ReadonlyArray<Wake<string>> = []): Promise<void> => {
+  const pastDeadline = (ms: number): DOMException =>
+    timeoutError(`Polling would wait past its deadline (a ${Math.round(ms)} ms wait, ${Math.max(0, Math.round(end - env.now()))} ms left)`, lastFailure());
+  const pause = (ms: number, wakeBy: ReadonlyArray<Wake<string>>): Promise<void> | void => {
     if (env.now() + ms > end) throw pastDeadline(ms);
     for (const h of hooks) h.waiting?.(env.now() + ms);
-    const woke = await wait(env, ms, signal, wakeBy);
-    if (woke) emit({ type: 'wake', reason: woke as 'now' });
+    return wait(env, ms, signal, wakeBy).then((woke) => {
+      if (woke) emit({ type: 'wake', reason: woke as 'now' });
+    });
   };
-  const pastDeadline = (ms: number): DOMException =>
-    timeoutError(`Polling would wait past its deadline (a ${Math.round(ms)} ms wait, ${Math.max(0, Math.round(end - env.now()))} ms left)`, lastFailure);
-  const holdWhileAsked = async (): Promise<void> => {
-    let paused = false;
-    for (let i = 0; i < hooks.length; ) {
-      const hold = await hooks[i]!.hold?.();
-      if (!hold) {
-        i += 1;
-        continue;
-      }
-      emit(hold.event);
-      paused ||= hold.ms === Infinity;
-      await (hold.ms === Infinity ? wait(env, Infinity, signal, [hold.wake!]) : pause(hold.ms, everyWakes));
-      i = 0;
+  /** Asks every hook for a hold, from the first again after each one, until none holds; synchronous while no hook is async. */
+  const holdWhileAsked = (from = 0, paused = false): Promise<void> | void => {
+    for (let i = from; i < hooks.length; i += 1) {
+      const asked = hooks[i]!.hold?.();
+      if (!asked) continue;
+      if (!isThenable(asked)) return held(asked, paused);
+      const next = i + 1;
+      return Promise.resolve(asked).then((hold) => (hold ? held(hold, paused) : holdWhileAsked(next, paused)));
     }
     if (paused) emit({ type: 'resume' });
   };
+  const held = async (hold: Hold, paused: boolean): Promise<void> => {
+    emit(hold.event);
+    const pauses = hold.ms === Infinity;
+    await (pauses ? wait(env, Infinity, signal, [hold.wake!]) : pause(hold.ms, everyWakes));
+    await holdWhileAsked(0, paused || pauses);
+  };
+  /** The policy of failures, with the interval a 429 sees while the server throttles. */
+  const basePolicy: RetryPolicy = { retries: s.retries, backoff: s.backoff, maxRetryAfter: s.maxRetryAfter, interval: s.interval, countPaced: false, isRetryableStatus, deadline: end };
+  const onResponse = listens ? (response: Response, started: number): void => emit({ type: 'response', status: response.status, ms: env.now() - started }) : undefined;
 
   let since: Validators | null = null;
   let failures = 0;
@@ -80,48 +101,52 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
   let slowdown = 0;
   try {
     for (;;) {
-      await holdWhileAsked();
-      emit({ type: 'request', attempt: failures + 1, conditional: since !== null });
-      const started = env.now();
-      const result = await sendRequest(request, s, since, signal, ({ status }) => emit({ type: 'response', status, ms: env.now() - started }));
+      const holding = holdWhileAsked();
+      if (holding) await holding;
+      if (listens) emit({ type: 'request', attempt: failures + 1, conditional: since !== null });
+      const result = await sendRequest(request, s, since, signal, onResponse);
       const { response } = result;
-      const answer: PollAnswer = { status: response?.status ?? 0, headers: response?.headers ?? noHeaders, data: result.failure ? undefined : result.data, at: env.now() };
-      for (const h of hooks) h.answer?.(answer);
+      const status = response?.status ?? 0;
+      const headers = response?.headers ?? noHeaders;
+      const at = env.now();
+      const answer: PollAnswer | undefined = told ? { status, headers, data: result.failure ? undefined : result.data, at } : undefined;
+      if (answer) for (const h of hooks) h.answer?.(answer);
       // The server's own word on when to come back: a Retry-After, or a reset with nothing left in the window.
-      const asked = answer.status ? serverWait(answer.status, answer.headers, answer.at) : null;
-      const throttled = answer.status === 429 || (answer.status === 503 && asked !== null);
+      const asked = status ? serverWait(status, headers, at) : null;
+      const throttled = status === 429 || (status === 503 && asked !== null && asked >= PACED_FROM);
       if (throttled || (!result.failure && slowdown)) slowdown = nextSlowdown(slowdown, s.interval, throttled, throttled ? env.random() : 0);
       if (!result.failure) {
         failures = 0;
-        lastFailure = undefined;
-        if (response!.status !== 304) {
-          const { headers } = response!;
+        failed = undefined;
+        if (status !== 304) {
           if (s.conditional) since = { etag: headers.get('etag'), lastModified: headers.get('last-modified') };
           if (!since?.etag && !since?.lastModified) since = null;
           if (await sink.update(result.data as T)) return result.data as T;
         }
         let delay = s.interval;
-        for (const h of hooks) if (h.pace) delay = h.pace(delay, answer);
+        if (answer) for (const h of hooks) if (h.pace) delay = h.pace(delay, answer);
         // A 2xx's Retry-After (the long-running-operation convention) or announced reset is a floor too.
         if (asked) delay = Math.max(delay, spread(Math.min(asked, s.maxRetryAfter), env.random()));
         delay = Math.max(delay, slowdown);
-        emit({ type: 'wait', delay, at: env.now() + delay });
+        if (listens) emit({ type: 'wait', delay, at: env.now() + delay });
         await pause(delay, wakes);
         continue;
       }
-      lastFailure = result.error;
-      const policy = { retries: s.retries, backoff: s.backoff, maxRetryAfter: s.maxRetryAfter, interval: answer.status === 429 ? Math.max(s.interval, slowdown) : s.interval, countPaced: false, isRetryableStatus, deadline: end };
+      failed = result.pending ?? { error: result.error };
+      const policy = status === 429 && slowdown > s.interval ? { ...basePolicy, interval: slowdown } : basePolicy;
       const decision = retryDecision(result.failure, failures, policy, env.now(), env.random());
       // Whether retried or given up on, a failed answer's body is never read: free its connection.
       if (response) discardBody(response);
       if (!decision.retry) {
         if (decision.reason === 'deadline') throw pastDeadline(decision.delay!);
-        throw new PollGaveUpError(decision.failures, decision.status, lastFailure);
+        throw new PollGaveUpError(decision.failures, decision.status, lastFailure());
       }
       const attempt = failures + 1;
       failures = decision.failures;
       const { delay } = decision;
-      emit({ type: 'retry', attempt, failures, delay, at: env.now() + delay, reason: decision.reason, ...(decision.status === undefined ? {} : { status: decision.status }), retryAfter: decision.retryAfter });
+      if (listens) {
+        emit({ type: 'retry', attempt, failures, delay, at: env.now() + delay, reason: decision.reason, ...(decision.status === undefined ? {} : { status: decision.status }), retryAfter: decision.retryAfter });
+      }
       await pause(delay, decision.reason === 'network' ? networkWakes : everyWakes);
     }
   } finally {

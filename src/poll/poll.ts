@@ -4,7 +4,7 @@ import { checkInput } from '../options/check.js';
 import type { PollCall, PollFeature, PollRunner } from './feature.js';
 import { normalizePollOptions } from './normalize-poll-options.js';
 import type { PollOptions } from './poll-options.js';
-import { runLoop } from './poll-loop.js';
+import { ignoreEvents, runLoop } from './poll-loop.js';
 
 const isSignal = (value: unknown): value is AbortSignal => typeof (value as AbortSignal | null | undefined)?.addEventListener === 'function';
 
@@ -56,11 +56,13 @@ export async function poll<T = unknown>(input: string | URL | Request, options?:
     signal,
     timeout: o.timeout,
     sink: {
-      update: async (data) => {
-        await onUpdate?.(data);
-        return isDone(data);
-      },
-      event: (event) => onEvent?.(event),
+      update: onUpdate
+        ? async (data) => {
+            await onUpdate(data);
+            return isDone(data);
+          }
+        : (data) => isDone(data),
+      event: onEvent ? (event) => onEvent(event) : ignoreEvents,
     },
   };
   try {

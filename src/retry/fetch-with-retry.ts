@@ -67,7 +67,9 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
       {
         // A signal that can never abort is not handed to fetch: it would only make fetch listen to it.
         attempt: async (ctx, cancellable) => {
-          const response = await o.fetch(...sent.args(null, cancellable ? ctx.signal : undefined));
+          // Called detached: browsers and workerd refuse a fetch whose `this` is not the global.
+          const fetchImpl = o.fetch;
+          const response = await fetchImpl(...sent.args(null, cancellable ? ctx.signal : undefined));
           if (typeof response?.status !== 'number' || typeof response.headers?.get !== 'function') {
             throw new TypeError(`Expected \`fetch\` to resolve to a Response, got ${String(response)}`);
           }

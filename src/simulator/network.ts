@@ -1,5 +1,6 @@
 import type { VirtualClock } from '../testing/index.js';
 import type { MetricsRecorder } from './metrics.js';
+import { ModelledResponse } from './modelled-response.js';
 import type { ModelledServer } from './server-model.js';
 
 /** Draws one one-way network delay, ms. */
@@ -19,8 +20,9 @@ const ifNoneMatchOf = (init: RequestInit | undefined): string | null => {
  * The `fetch` of simulated client `client`: the request travels to the
  * modelled server for one latency draw, is answered after the server's
  * response time, and travels back for another draw; the promise then
- * resolves with a real `Response`. A request aborted in flight rejects with
- * the signal's reason at once, as the real fetch does.
+ * resolves with a {@link ModelledResponse} (a `Response` as a poller reads
+ * it, with `Content-Length` as a real server sends it). A request aborted
+ * in flight rejects with the signal's reason at once, as the real fetch does.
  */
 export function simulatedFetch(
   client: number,
@@ -29,14 +31,13 @@ export function simulatedFetch(
   metrics: MetricsRecorder,
   latency: Latency,
 ): typeof fetch {
-  return (_input, init) =>
-    new Promise<Response>((resolve, reject) => {
+  return ((_input: unknown, init?: RequestInit) =>
+    new Promise<ModelledResponse>((resolve, reject) => {
       const sent = time.now();
       metrics.sent(client, sent);
       const ifNoneMatch = ifNoneMatchOf(init);
       const signal = init?.signal ?? undefined;
-      const out = latency();
-      time.at(sent + out, () => {
+      time.at(sent + latency(), () => {
         const arrived = time.now();
         metrics.arrived(arrived, server.outageAt(arrived) !== undefined);
         const answer = server.handle(arrived, ifNoneMatch);
@@ -45,14 +46,17 @@ export function simulatedFetch(
             reject(signal.reason);
             return;
           }
-          const bytes = answer.body === null ? 0 : answer.body.length;
-          metrics.delivered(client, time.now(), answer.status, bytes, answer.retryAfter);
+          const { body } = answer;
+          metrics.delivered(client, time.now(), answer.status, body === null ? 0 : body.length, answer.retryAfter);
           const headers: Record<string, string> = {};
-          if (answer.body !== null) headers['content-type'] = 'application/json';
+          if (body !== null) {
+            headers['content-type'] = 'application/json';
+            headers['content-length'] = String(body.length);
+          }
           if (answer.etag !== null) headers.etag = answer.etag;
           if (answer.retryAfter !== null) headers['retry-after'] = answer.retryAfter;
-          resolve(new Response(answer.body, { status: answer.status, headers }));
+          resolve(new ModelledResponse(answer.status, body, headers));
         });
       });
-    });
+    })) as unknown as typeof fetch;
 }

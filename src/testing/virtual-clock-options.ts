@@ -61,7 +61,9 @@ export type VirtualEnvironment = Omit<Environment, 'online'> & Partial<Pick<Envi
 /** Which timers {@link VirtualClock.pending} counts: all of them, or only those armed through `env()`. */
 export type TimerSet = 'all' | 'env';
 
-export const alwaysVisible: VisibilitySource = { hidden: () => false, subscribe: () => () => undefined };
+const unsubscribe = (): void => undefined;
+
+export const alwaysVisible: VisibilitySource = { hidden: () => false, subscribe: () => unsubscribe };
 
 export const optionChecks: { readonly [K in keyof VirtualClockOptions]-?: Check } = {
   start: [(v) => typeof v === 'number' && Number.isFinite(v), 'a finite number'],

@@ -289,3 +289,17 @@ describe('found by the hostile-server property', () => {
     }
   });
 });
+
+describe('fetch is called detached, as browsers and workerd require', () => {
+  it('poll and fetchWithRetry never call a given fetch as a method of their options', async () => {
+    server = await startServer(scripted([json(200, { status: 'done' })]));
+    const strict = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      // A browser's fetch throws "Illegal invocation" when `this` is neither the global nor undefined.
+      if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
+      return fetch(input, init);
+    } as typeof fetch;
+    expect(await poll(server.url, { isDone, fetch: strict })).toEqual({ status: 'done' });
+    expect((await fetchWithRetry(server.url, { retry: { fetch: strict } })).status).toBe(200);
+    expect((await fetchWithRetry(server.url, { retry: { fetch: strict, timeout: 5000 } })).status).toBe(200);
+  });
+});

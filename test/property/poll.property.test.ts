@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHttpError, isParseError, isPollGaveUpError, isTimeoutError, poll, type PollEvent } from '../../src/index.js';
 import { FC_RUNS, watchUnhandled } from './runs.js';
-import { answerArb, modelRun, scriptedFetch, subSecond, verdict, type Answer } from './scripted-server.js';
+import { answerArb, modelRun, pacedBy, scriptedFetch, subSecond, verdict, type Answer } from './scripted-server.js';
 import { countingController, flush, runVirtual, T0, VirtualPage, virtualClock, virtualEnv } from './virtual-world.js';
 
 // Model-based: generated server scripts, options and interruptions drive the
@@ -161,7 +161,7 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
     const answered = !(options.requestTimeout !== undefined && sent.answer.latency > options.requestTimeout) && sent.end === 'response';
     const status = answered && sent.answer.kind === 'retryable' ? sent.answer.status : 0;
     const readable = sent.answer.kind === 'retryable' && (sent.answer.retryAfter.form === 'seconds' || sent.answer.retryAfter.form === 'date');
-    const throttled = status === 429 || (status === 503 && readable);
+    const throttled = status === 429 || (status === 503 && readable && pacedBy(sent.answer.kind === 'retryable' ? sent.answer.retryAfter : { form: 'none' }));
     if (throttled) slow = Math.min(4 * I, Math.max(slow, I) * 2 ** (1 + options.random));
     else if (v === 'ok' && slow) slow = slow - I / 16 > I ? slow - I / 16 : 0;
     const floorI = status === 429 ? Math.max(I, slow) : I;

@@ -89,6 +89,7 @@ export async function runSmoke(pollite, config) {
       const { controller, listeners } = countingController();
       const job = await pollite.poll(`${base}/poll?id=${id}`, {
         interval: 5,
+        backoff: () => 0,
         isDone: (data) => data.status === 'done',
         onEvent: (event) => event.type === 'response' && statuses.push(event.status),
         signal: controller.signal,
@@ -96,7 +97,7 @@ export async function runSmoke(pollite, config) {
       });
       checkSame(job, { status: 'done' }, 'result');
       checkSame(statuses, [503, 200, 304, 200], 'statuses');
-      checkSame(delays, [5, 5, 5], 'waits (Retry-After 0 is floored at interval)');
+      checkSame(delays, [1000, 5, 5], 'waits (Retry-After 0 is a counted failure waiting at least a second)');
       const log = await serverLog(id);
       checkSame(log.map((entry) => entry.ifNoneMatch), [null, null, '"v1"', '"v1"'], 'If-None-Match received');
       checkSame([pending(), listeners()], [0, 0], 'timers and signal listeners left');
