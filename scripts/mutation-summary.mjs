@@ -12,11 +12,27 @@ const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 /** "src/policy/spread.ts" → "src/policy"; files directly under src count as "src". */
 const folderOf = (file) => file.split('/').slice(0, 2).join('/').replace(/\.ts$/, '') || file;
 
+/** The mutated code (1-based lines and columns, as the report gives them), on one line. */
+function snippet(source, start, end) {
+  if (typeof source !== 'string') return '';
+  const lines = source.split('\n').slice(start.line - 1, end.line);
+  if (lines.length === 0) return '';
+  if (lines.length === 1) return lines[0].slice(start.column - 1, end.column - 1);
+  lines[0] = lines[0].slice(start.column - 1);
+  lines[lines.length - 1] = lines[lines.length - 1].slice(0, end.column - 1);
+  return lines.join(' ');
+}
+
+const oneLine = (text, max = 70) => {
+  const flat = String(text ?? '').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
+};
+
 /** Per folder: counts by status and the scores (detected over detected + undetected, and over covered mutants). */
 export function summarise(files) {
   const folders = new Map();
   const survivors = [];
-  for (const [path, { mutants }] of Object.entries(files)) {
+  for (const [path, { mutants, source }] of Object.entries(files)) {
     const file = isAbsolute(path) ? relative(process.cwd(), path) : path;
     const folder = folderOf(file);
     const row = folders.get(folder) ?? { folder, total: 0, killed: 0, timeout: 0, survived: 0, noCoverage: 0, errors: 0, ignored: 0 };
@@ -30,7 +46,8 @@ export function summarise(files) {
       else if (mutant.status === 'Ignored') row.ignored += 1;
       else row.errors += 1; // CompileError, RuntimeError
       if (UNDETECTED.has(mutant.status)) {
-        survivors.push({ file, line: mutant.location.start.line, column: mutant.location.start.column, mutator: mutant.mutatorName, replacement: mutant.replacement, status: mutant.status });
+        const { start, end } = mutant.location;
+        survivors.push({ file, line: start.line, column: start.column, mutator: mutant.mutatorName, original: snippet(source, start, end), replacement: mutant.replacement, status: mutant.status });
       }
     }
   }
@@ -57,8 +74,8 @@ export function format({ rows, survivors }) {
   }
   lines.push('', survivors.length ? `Surviving mutants (${survivors.length}):` : 'No surviving mutant.');
   for (const s of survivors) {
-    const replacement = String(s.replacement ?? '').replace(/\s+/g, ' ');
-    lines.push(`  ${s.file}:${s.line}:${s.column} ${s.mutator}${s.status === 'NoCoverage' ? ' (no test reaches it)' : ''}: ${replacement.length > 90 ? `${replacement.slice(0, 87)}...` : replacement}`);
+    const where = `${s.file}:${s.line}:${s.column} ${s.mutator}${s.status === 'NoCoverage' ? ' (no test reaches it)' : ''}`;
+    lines.push(`  ${where}: ${oneLine(s.original)}  →  ${oneLine(s.replacement)}`);
   }
   return lines.join('\n');
 }

@@ -4,7 +4,8 @@
 // is a loud skip); and the run must have executed at least one test, with no
 // skipped test under CI.
 //
-//   node scripts/test-browser.mjs [--dir DIR]   count the test files in DIR instead (test/ci checks the
+//   node scripts/test-browser.mjs [FILTER…]     vitest's file filters, to run some files (refused under CI)
+//   node scripts/test-browser.mjs --dir DIR     count the test files in DIR instead (test/ci checks the
 //                                              empty-suite rule with it; refused under CI)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -18,9 +19,11 @@ const fail = (message) => {
   process.exit(1);
 };
 
-const at = process.argv.indexOf('--dir');
-if (at >= 0 && underCi()) fail('--dir is refused under CI: CI runs the whole of test/browser');
-const dir = at >= 0 ? resolve(process.argv[at + 1] ?? '') : join(root, 'test/browser');
+const argv = process.argv.slice(2);
+const at = argv.indexOf('--dir');
+const filters = at < 0 ? argv : argv.filter((_, i) => i !== at && i !== at + 1);
+if ((at >= 0 || filters.length) && underCi()) fail(`${argv.join(' ')}: refused under CI: CI runs the whole of test/browser`);
+const dir = at >= 0 ? resolve(argv[at + 1] ?? '') : join(root, 'test/browser');
 
 /** Test files under `folder`, recursively, as vitest.browser.config.ts finds them. */
 function testFiles(folder) {
@@ -41,7 +44,7 @@ const outDir = join(root, '.tmp', 'browser-tests');
 const outFile = join(outDir, 'results.json');
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
-const args = ['vitest', 'run', '--config', 'vitest.browser.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${outFile}`];
+const args = ['vitest', 'run', '--config', 'vitest.browser.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${outFile}`, ...filters];
 const result = spawnSync('npx', args, { cwd: root, stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
 

@@ -17,6 +17,7 @@ export function cooldownFeature(board: CooldownBoard): PollFeature {
       const url = new URL(request.url);
       const { env, maxRetryAfter } = settings;
       const honoured = new Honoured();
+      board.prepare(url);
       return {
         async hold() {
           const cooling = await board.look(url, honoured);

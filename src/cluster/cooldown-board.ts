@@ -5,7 +5,7 @@ import { FAULT, type ClusterStore } from './store.js';
 
 /** Longest cooldown kept in Redis, ms (a day): each reader caps it by its own `maxRetryAfter` anyway. */
 const LONGEST = 86_400_000;
-/** Own cooldowns on record above which those that have passed are swept out. */
+/** Own cooldowns (and cached keys) on record above which the old ones are swept out. */
 const SWEEP_ABOVE = 64;
 
 /** The cooldowns one caller (a poll loop, a fetch) has waited out, by id: the last few are enough. */
@@ -39,16 +39,34 @@ export class CooldownBoard {
   #prefix: string;
   /** The ids of the cooldowns this process announced, with when they end (local clock). */
   #own = new Map<string, number>();
+  /** The keys of the URLs asked about lately (hashing a path takes a turn of the thread pool): an answer's cooldown is announced without delay. */
+  #keys = new Map<string, Promise<[string, string] | undefined>>();
+
+  #keysOf(url: URL): Promise<[string, string] | undefined> {
+    const route = url.origin + url.pathname;
+    let keys = this.#keys.get(route);
+    if (!keys) {
+      if (this.#keys.size >= SWEEP_ABOVE) this.#keys.clear();
+      keys = cooldownKeys(this.#prefix, url).catch(() => undefined);
+      this.#keys.set(route, keys);
+    }
+    return keys;
+  }
 
   constructor(store: ClusterStore, prefix: string) {
     this.#store = store;
     this.#prefix = prefix;
   }
 
+  /** Hashes `url`'s keys ahead of its first request. */
+  prepare(url: URL): void {
+    if (url.origin !== 'null') void this.#keysOf(url);
+  }
+
   /** The longest cooldown of `url`'s origin and route that the caller has not waited out; undefined when clear, or when Redis fails. */
   async look(url: URL, honoured: Honoured): Promise<Cooling | undefined> {
     if (url.origin === 'null') return undefined;
-    const keys = await cooldownKeys(this.#prefix, url).catch(() => undefined);
+    const keys = await this.#keysOf(url);
     const reply = keys ? await this.#store.run(COOLDOWNS, keys, []) : FAULT;
     if (reply === FAULT || !Array.isArray(reply)) return undefined;
     let found: Cooling | undefined;
@@ -67,7 +85,7 @@ export class CooldownBoard {
     if (!asked || !(asked > 0)) return;
     const ms = Math.ceil(Math.min(asked, LONGEST));
     const id = randomId();
-    const keys = await cooldownKeys(this.#prefix, url).catch(() => undefined);
+    const keys = await this.#keysOf(url);
     if (!keys) return;
     // Marked before it is sent, so a reader of this process never waits for it.
     this.#own.set(id, Date.now() + ms);

@@ -61,14 +61,23 @@ export function clusterStore(redis: ClusterRedis, o: StoreOptions): ClusterStore
     connected = true;
     changed({ type: 'connected' });
   };
+  /** Scripts this store has sent whole once: Redis has them, and they go by their SHA-1 from then on. */
+  const sent = new Set<LuaScript>();
   const evaluate = async (script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown> => {
-    const sha = await (script.sha ??= shaOf(script.source));
+    const whole = ['EVAL', script.source, String(keys.length), ...keys, ...args];
+    script.sha ??= shaOf(script.source);
+    // The first time, the whole script: one round trip rather than a NOSCRIPT and a second one.
+    if (!sent.has(script)) {
+      const reply = await redis.send(whole);
+      sent.add(script);
+      return reply;
+    }
     try {
-      return await redis.send(['EVALSHA', sha, String(keys.length), ...keys, ...args]);
+      return await redis.send(['EVALSHA', await script.sha, String(keys.length), ...keys, ...args]);
     } catch (error) {
       // A restarted Redis has forgotten its scripts: send this one whole, once.
       if (!String((error as Error | undefined)?.message).includes('NOSCRIPT')) throw error;
-      return redis.send(['EVAL', script.source, String(keys.length), ...keys, ...args]);
+      return redis.send(whole);
     }
   };
   // A dropped connection is a fault at once (no need to wait for an operation to fail); a ready one is worth trying at once.

@@ -15,19 +15,25 @@ export function settle<T>(
   return new Promise<T>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     let done = false;
-    // Assigned once `start` returns; `end` may run first (a settle from inside `start`), so not a const.
+    // Assigned once `start` returns; a settle from inside `start` may come first, so not a const.
     let cleanup: (() => void) | void = undefined;
-    const end =
-      <V>(then: (value: V) => void) =>
-      (value: V): void => {
-        if (done) return;
-        done = true;
-        unsubscribe?.();
-        cleanup?.();
-        then(value);
-      };
-    const unsubscribe = signal && onAbort(signal, () => end(reject)(signal.reason));
-    cleanup = start(end(resolve), end(reject));
+    let unsubscribe: (() => void) | undefined;
+    // One scope for all three: a wait lives as long as it waits, so every closure it keeps counts.
+    const finish = (): boolean => {
+      if (done) return false;
+      done = true;
+      unsubscribe?.();
+      cleanup?.();
+      return true;
+    };
+    const ok = (value: T): void => {
+      if (finish()) resolve(value);
+    };
+    const fail = (error: unknown): void => {
+      if (finish()) reject(error);
+    };
+    if (signal) unsubscribe = onAbort(signal, () => fail(signal.reason));
+    cleanup = start(ok, fail);
     // `start` may have settled at once, before its cleanup was known.
     if (done) cleanup?.();
   });

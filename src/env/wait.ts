@@ -25,11 +25,11 @@ export function wait<TReason extends string = never>(
   wakes: ReadonlyArray<Wake<TReason>> = [],
 ): Promise<TReason | undefined> {
   return settle<TReason | undefined>(signal, (resolve) => {
-    const stops: Array<() => void> = [];
-    for (const wake of wakes) stops.push(wake.subscribe(() => wake.ready() && resolve(wake.reason)));
-    if (ms < Infinity) stops.push(startTimer(clock, ms, () => resolve(undefined)));
+    const stops = wakes.length === 0 ? undefined : wakes.map((wake) => wake.subscribe(() => wake.ready() && resolve(wake.reason)));
+    const stopTimer = ms < Infinity ? startTimer(clock, ms, () => resolve(undefined)) : undefined;
     return () => {
-      for (const stop of stops) stop();
+      if (stops) for (const stop of stops) stop();
+      stopTimer?.();
     };
   });
 }

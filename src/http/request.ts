@@ -28,7 +28,10 @@ const hasOrigin = (): boolean => typeof (globalThis as { location?: unknown }).l
 export function requestFactory(input: string | URL | Request, init: RequestInit): RequestFactory {
   const isRequest = typeof input === 'object' && !(input instanceof URL);
   const headers: Record<string, string> = {};
-  const copy = (from: HeadersInit | undefined): void => new Headers(from).forEach((value, key) => (headers[key] = value));
+  // No Headers for nothing: most polls give none, and a Headers costs more than the rest of the set-up.
+  const copy = (from: HeadersInit | undefined): void => {
+    if (from !== undefined) new Headers(from).forEach((value, key) => (headers[key] = value));
+  };
   if (isRequest) copy(input.headers);
   copy(init.headers);
   const base = (globalThis as { location?: { href?: string } }).location?.href;
@@ -41,9 +44,11 @@ export function requestFactory(input: string | URL | Request, init: RequestInit)
     args(since, signal) {
       // A plain record, copied per request: fetch converts it to its own Headers anyway.
       const own: Record<string, string> = { ...headers };
-      const validator = since?.etag ? ['if-none-match', since.etag] : since?.lastModified ? ['if-modified-since', since.lastModified] : undefined;
-      if (validator) {
-        own[validator[0]!] = validator[1]!;
+      const etag = since?.etag;
+      const lastModified = etag ? null : since?.lastModified;
+      if (etag) own['if-none-match'] = etag;
+      else if (lastModified) own['if-modified-since'] = lastModified;
+      if (etag || lastModified) {
         // Node's fetch (undici) adds `Cache-Control: no-cache` to a conditional request, and the `fresh`
         // module of Express and Koa then never answers 304. Saying max-age=0 keeps it conditional and
         // fresh. Only where there is no CORS: in a page it would need a preflight allowance of its own.

@@ -67,12 +67,14 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
 
   const pastDeadline = (ms: number): DOMException =>
     timeoutError(`Polling would wait past its deadline (a ${Math.round(ms)} ms wait, ${Math.max(0, Math.round(end - env.now()))} ms left)`, lastFailure());
-  const pause = (ms: number, wakeBy: ReadonlyArray<Wake<string>>): Promise<void> | void => {
+  /** Starts a wait of `ms` (throwing if it would pass the deadline); resolves with what woke it early, if anything. */
+  const pause = (ms: number, wakeBy: ReadonlyArray<Wake<string>>): Promise<string | undefined> => {
     if (env.now() + ms > end) throw pastDeadline(ms);
     for (const h of hooks) h.waiting?.(env.now() + ms);
-    return wait(env, ms, signal, wakeBy).then((woke) => {
-      if (woke) emit({ type: 'wake', reason: woke as 'now' });
-    });
+    return wait(env, ms, signal, wakeBy);
+  };
+  const woken = (woke: string | undefined): void => {
+    if (woke) emit({ type: 'wake', reason: woke as 'now' });
   };
   /** Asks every hook for a hold, from the first again after each one, until none holds; synchronous while no hook is async. */
   const holdWhileAsked = (from = 0, paused = false): Promise<void> | void => {
@@ -88,7 +90,8 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
   const held = async (hold: Hold, paused: boolean): Promise<void> => {
     emit(hold.event);
     const pauses = hold.ms === Infinity;
-    await (pauses ? wait(env, Infinity, signal, [hold.wake!]) : pause(hold.ms, everyWakes));
+    if (pauses) await wait(env, Infinity, signal, [hold.wake!]);
+    else woken(await pause(hold.ms, everyWakes));
     await holdWhileAsked(0, paused || pauses);
   };
   /** The policy of failures, with the interval a 429 sees while the server throttles. */
@@ -129,7 +132,7 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
         if (asked) delay = Math.max(delay, spread(Math.min(asked, s.maxRetryAfter), env.random()));
         delay = Math.max(delay, slowdown);
         if (listens) emit({ type: 'wait', delay, at: env.now() + delay });
-        await pause(delay, wakes);
+        woken(await pause(delay, wakes));
         continue;
       }
       failed = result.pending ?? { error: result.error };
@@ -147,7 +150,7 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
       if (listens) {
         emit({ type: 'retry', attempt, failures, delay, at: env.now() + delay, reason: decision.reason, ...(decision.status === undefined ? {} : { status: decision.status }), retryAfter: decision.retryAfter });
       }
-      await pause(delay, decision.reason === 'network' ? networkWakes : everyWakes);
+      woken(await pause(delay, decision.reason === 'network' ? networkWakes : everyWakes));
     }
   } finally {
     bound.stop();

@@ -9,7 +9,7 @@ export interface VirtualTimer {
   readonly live: boolean;
 }
 
-/** A timer as the queue holds it. Cleared entries stay in the heap and are skipped when popped. */
+/** A timer as the queue holds it. Cleared entries stay in the queue and are skipped when popped. */
 export interface ScheduledEvent extends VirtualTimer {
   time: number;
   /** Arming order: breaks ties between timers due at the same instant. */
@@ -22,57 +22,104 @@ export interface ScheduledEvent extends VirtualTimer {
   owner: object;
 }
 
-const before = (a: ScheduledEvent, b: ScheduledEvent): boolean => a.time < b.time || (a.time === b.time && a.seq < b.seq);
+/** The events due at one instant, in the order they were pushed; `next` is the first not yet popped. */
+interface Instant {
+  events: ScheduledEvent[];
+  next: number;
+}
 
 /**
- * A binary min-heap of events keyed by time, then by insertion order, so
+ * A priority queue of events keyed by time, then by insertion order, so
  * events due at the same instant run first-scheduled first and every run
  * of the same simulation visits them in the same order.
+ *
+ * Events are kept per instant (pushed in order, so already in `seq` order),
+ * and only the distinct instants are ordered, in a binary min-heap of plain
+ * numbers: a simulation of many clients on a 1 ms grid has a few events per
+ * instant and hundreds of thousands pending, and a heap of the events
+ * themselves spent most of its time on cache misses, comparing objects
+ * scattered over the heap.
  */
 export class EventQueue {
-  #heap: ScheduledEvent[] = [];
+  #instants = new Map<number, Instant>();
+  #times = new Float64Array(64);
+  #count = 0;
+  #size = 0;
   #seq = 0;
+  /** The earliest instant, looked up once rather than at every peek and pop. */
+  #head: Instant | undefined;
 
   get size(): number {
-    return this.#heap.length;
+    return this.#size;
   }
 
   push(time: number, run: () => void, fromEnv = false, owner: object = this): ScheduledEvent {
     const event: ScheduledEvent = { time, seq: this.#seq++, run, live: true, fromEnv, owner };
-    const heap = this.#heap;
-    let i = heap.length;
-    heap.push(event);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!before(event, heap[parent]!)) break;
-      heap[i] = heap[parent]!;
-      i = parent;
+    const instant = this.#instants.get(time);
+    if (instant) {
+      instant.events.push(event);
+    } else {
+      this.#instants.set(time, { events: [event], next: 0 });
+      // A new earliest instant replaces the one looked up.
+      if (this.#count === 0 || time < this.#times[0]!) this.#head = undefined;
+      this.#pushTime(time);
     }
-    heap[i] = event;
+    this.#size += 1;
     return event;
   }
 
   peek(): ScheduledEvent | undefined {
-    return this.#heap[0];
+    if (this.#count === 0) return undefined;
+    const instant = (this.#head ??= this.#instants.get(this.#times[0]!)!);
+    return instant.events[instant.next];
   }
 
   pop(): ScheduledEvent | undefined {
-    const heap = this.#heap;
-    const top = heap[0];
-    const last = heap.pop();
-    if (top === undefined || last === undefined || heap.length === 0) return top;
-    const n = heap.length;
+    if (this.#count === 0) return undefined;
+    const instant = (this.#head ??= this.#instants.get(this.#times[0]!)!);
+    const event = instant.events[instant.next]!;
+    instant.next += 1;
+    this.#size -= 1;
+    if (instant.next === instant.events.length) {
+      this.#instants.delete(event.time);
+      this.#head = undefined;
+      this.#popTime();
+    }
+    return event;
+  }
+
+  #pushTime(time: number): void {
+    if (this.#count === this.#times.length) {
+      const grown = new Float64Array(this.#times.length * 2);
+      grown.set(this.#times);
+      this.#times = grown;
+    }
+    const times = this.#times;
+    let i = this.#count++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (times[parent]! <= time) break;
+      times[i] = times[parent]!;
+      i = parent;
+    }
+    times[i] = time;
+  }
+
+  #popTime(): void {
+    const times = this.#times;
+    const n = --this.#count;
+    if (n === 0) return;
+    const last = times[n]!;
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
       if (left >= n) break;
       const right = left + 1;
-      const child = right < n && before(heap[right]!, heap[left]!) ? right : left;
-      if (!before(heap[child]!, last)) break;
-      heap[i] = heap[child]!;
+      const child = right < n && times[right]! < times[left]! ? right : left;
+      if (times[child]! >= last) break;
+      times[i] = times[child]!;
       i = child;
     }
-    heap[i] = last;
-    return top;
+    times[i] = last;
   }
 }

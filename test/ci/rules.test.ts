@@ -112,7 +112,13 @@ describe('an empty suite fails', () => {
   it('test-browser.mjs refuses --dir under CI', () => {
     const { code, output } = run('scripts/test-browser.mjs', ['--dir', tmpdir()], { CI: 'true' });
     expect(code).toBe(1);
-    expect(output).toContain('--dir is refused under CI');
+    expect(output).toContain('refused under CI: CI runs the whole of test/browser');
+  });
+
+  it('test-browser.mjs refuses file filters under CI: CI runs every browser test', () => {
+    const { code, output } = run('scripts/test-browser.mjs', ['test/browser/cors'], { CI: 'true' });
+    expect(code).toBe(1);
+    expect(output).toContain('test/browser/cors: refused under CI');
   });
 
   it('a runtime whose smoke suite ran no case fails', () => {

@@ -63,7 +63,7 @@ describe.skipIf(!run)('the Redis adapters', () => {
     }
   });
 
-  it('a script Redis forgot (SCRIPT FLUSH, as after a restart) is sent whole once, then by its SHA again', async () => {
+  it('a script goes whole the first time, then by its SHA; one Redis forgot (SCRIPT FLUSH, as after a restart) is sent whole once more', async () => {
     const seen: string[] = [];
     const { client } = await connectClient('node-redis', redis().url);
     const inner = nodeRedis(client as NodeRedisLike);
@@ -75,7 +75,7 @@ describe.skipIf(!run)('the Redis adapters', () => {
     await admin.sendCommand(['SCRIPT', 'FLUSH']);
     expect(await budget.withdraw(5)).toBe(true);
     expect(await budget.withdraw(5)).toBe(true);
-    expect(seen).toEqual(['EVALSHA', 'EVAL', 'EVALSHA', 'EVAL', 'EVALSHA']);
+    expect(seen).toEqual(['EVAL', 'EVALSHA', 'EVAL', 'EVALSHA']);
     expect(c.connected).toBe(true);
     await admin.quit();
     await c.close();

@@ -33,9 +33,10 @@ describe('Azure: Operation-Location or Azure-AsyncOperation, a status, a resourc
     });
     expect(result).toEqual({ answer: 42 });
     expect(lines(server)).toEqual(['POST /v1/jobs', 'GET /v1/ops/1?api-version=2', 'GET /v1/ops/1?api-version=2', 'GET /v1/ops/1?api-version=2', 'GET /results/1']);
-    // The start's Retry-After (3 s) before the first poll, the monitor's (5 s) over the 1 s interval, then the interval.
-    expect(delays).toEqual([3000, 5000, 1000]);
-    expect(events.filter((e) => e.type === 'wait').map((e) => (e as { delay: number }).delay)).toEqual([3000, 5000, 1000]);
+    // The start's Retry-After (3 s) before the first poll, the monitor's (5 s) over the 1 s interval, spread as
+    // every Retry-After is (random 0.5: +10 %, so a fleet told the same does not come back at once), then the interval.
+    expect(delays).toEqual([3000, 5500, 1000]);
+    expect(events.filter((e) => e.type === 'wait').map((e) => (e as { delay: number }).delay)).toEqual([3000, 5500, 1000]);
     expect(updates).toEqual([{ status: 'Running' }, { status: 'running' }, { status: 'succeeded', resourceLocation: '/results/1' }]);
   });
 
@@ -103,7 +104,8 @@ describe('Location: a 202 monitor, answered 202 while running', () => {
     const { env, delays } = instantEnv();
     expect(await pollOperation(`${server.url}/exports`, { ...post, operation: { env, interval: 500 } })).toEqual({ rows: 3, status: 'archived' });
     expect(lines(server)).toEqual(['POST /exports', 'GET /exports/9/status', 'GET /exports/9/status', 'GET /exports/9/status', 'GET /exports/9/file']);
-    expect(delays).toEqual([1000, 2000, 500]);
+    // The monitor's 202 Retry-After (2 s) spread by 10 % (random 0.5).
+    expect(delays).toEqual([1000, 2200, 500]);
   });
 
   it('a monitor that answers 200 with the result itself; and one that answers 200 with a Location to it', async () => {
