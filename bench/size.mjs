@@ -42,10 +42,14 @@ const PEERS = [
   ['@tanstack/query-core (QueryClient + QueryObserver)', "import { QueryClient, QueryObserver } from '@tanstack/query-core'; globalThis.x = [QueryClient, QueryObserver];"],
 ];
 
+const { verdict } = await import('../scripts/size-rules.mjs');
 const rows = [];
-for (const [label, { code, budget, target }] of Object.entries(budgets)) {
-  const bytes = await gzipped(code);
-  rows.push([label, bytes, budget, target]);
+const sizes = new Map();
+for (const [label, entry] of Object.entries(budgets)) {
+  if (label.startsWith('$')) continue;
+  const bytes = await gzipped(entry.code);
+  sizes.set(label, bytes);
+  rows.push(verdict(label, bytes, entry, sizes).line);
 }
 const base = await gzipped(`${poll} globalThis.x = poll;`);
 const features = [];
@@ -58,9 +62,7 @@ for (const [label, code] of PEERS) peers.push([label, await gzipped(code)]);
 
 const pad = (text, width) => String(text).padEnd(width);
 console.log('pollite entry points (min+gz, bytes)');
-for (const [label, bytes, budget, target] of rows) {
-  console.log(`  ${pad(label, 92)} ${pad(bytes, 6)} budget ${budget}${target && target !== budget ? `, target ${target}` : ''}${bytes > budget ? '  OVER' : ''}`);
-}
+for (const line of rows) console.log(`  ${line}`);
 console.log(`\nopt-in features of pollite/cooperate: marginal cost over import { poll } (${base} B)`);
 for (const [label, bytes] of features) console.log(`  ${pad(label, 24)} +${bytes}`);
 console.log('\npeers, bundled the same way in this run');
