@@ -17,8 +17,8 @@ const seconds = (text: string | null | undefined): number | null => (text && /^\
 /** A non-negative integer, or null. */
 const count = (text: string | null | undefined): number | null => (text && /^\d+$/.test(text.trim()) ? Number(text) : null);
 
-/** The value of `key` among `;`/`,`-separated `key=value` parameters (draft-7's dictionary, draft-8's item parameters). */
-const param = (field: string, key: string): string | undefined => new RegExp(`(?:^|[;,])\\s*${key}=([^;,\\s]+)`).exec(field)?.[1];
+/** The value of `key` among `;`/`,`-separated `key=value` parameters (draft-7's dictionary, draft-8's item parameters); none in an empty field. */
+const param = (field: string, key: string): string | undefined => (field ? new RegExp(`(?:^|[;,])\\s*${key}=([^;,\\s]+)`).exec(field)?.[1] : undefined);
 
 /**
  * Reads the rate-limit headers of every dialect pollite's users meet, as a
