@@ -8,6 +8,8 @@ export default defineConfig({
     include: ['test/**/*.test.{ts,tsx}'],
     exclude: ['test/browser/**', 'node_modules/**', ...TYPE_TESTS],
     testTimeout: 15_000,
+    // A MaxListenersExceededWarning or an unhandled rejection fails the test it happened in.
+    setupFiles: ['test/helpers/fail-on-leaks.ts'],
     // Two cores on CI: keep the pool small so timing-sensitive integration tests stay calm.
     maxWorkers: 2,
   },

@@ -57,6 +57,32 @@ describe('isRetryableError', () => {
     expect(isRetryableError(error)).toBe(false);
   });
 
+  it('looks four levels deep at most, on the cause chain and in AggregateError members', () => {
+    const wrapped = (levels: number, inner: unknown): unknown => (levels === 0 ? inner : wrapped(levels - 1, new Error(`level ${levels}`, { cause: inner })));
+    expect(isRetryableError(wrapped(4, withCode('ECONNRESET')))).toBe(true);
+    expect(isRetryableError(wrapped(5, withCode('ECONNRESET')))).toBe(false);
+    // A later member, not the first, carries the code; the AggregateError itself none.
+    expect(isRetryableError(fetchFailed(new AggregateError([new Error('first'), withCode('ECONNREFUSED')])))).toBe(true);
+    expect(isRetryableError(new AggregateError([new Error('a'), new AggregateError([new Error('b'), new AggregateError([new Error('c'), withCode('EPIPE')])])]))).toBe(true);
+  });
+
+  it('never retries an abort, even one whose message or cause reads like a network failure', () => {
+    expect(isRetryableError(foreign('AbortError', 'terminated'))).toBe(false);
+    expect(isRetryableError(new DOMException('fetch failed', 'AbortError'))).toBe(false);
+    expect(isRetryableError(foreign('AbortError', 'aborted', { cause: withCode('ECONNRESET') }))).toBe(false);
+  });
+
+  it("takes undici's ERR_ASSERTION for a malformed answer only inside fetch's own error, never a bare assertion", () => {
+    expect(isRetryableError(fetchFailed(withCode('ERR_ASSERTION', 'The expression evaluated to a falsy value')))).toBe(true);
+    expect(isRetryableError(withCode('ERR_ASSERTION', 'Expected values to be strictly equal'))).toBe(false);
+  });
+
+  it('survives a cyclic AggregateError', () => {
+    const aggregate = new AggregateError([]) as AggregateError & { errors: unknown[] };
+    aggregate.errors.push(aggregate);
+    expect(isRetryableError(aggregate)).toBe(false);
+  });
+
   it('survives a cyclic cause chain', () => {
     const a = new Error('a') as Error & { cause?: unknown };
     a.cause = a;

@@ -48,7 +48,8 @@ describe('retryDecision', () => {
       retry: true, delay: 10_000, failures: 2, reason: 'status', status: 503, retryAfter: 10_000,
     });
     expect(retryDecision(status(429, '10'), 0, policy, 0, 0.5)).toMatchObject({ delay: 11_000, failures: 0 });
-    expect(delayOf(retryDecision(status(429, '10'), 0, policy, 0, 0.999_999))).toBeLessThan(12_000);
+    // The top of the spread: random just under 1 lands just under 1.2 times the Retry-After.
+    expect(delayOf(retryDecision(status(429, '10'), 0, policy, 0, 0.999_999))).toBeCloseTo(11_999.998, 6);
   });
 
   it('counts paced answers when the policy says so', () => {
@@ -94,8 +95,19 @@ describe('retryDecision', () => {
     expect(retryDecision(status(503, 'later'), 0, policy, 0, 0.5)).toMatchObject({ delay: 1100, failures: 1, retryAfter: null });
   });
 
-  it('refuses a backoff that returns nonsense', () => {
-    expect(() => retryDecision(status(500), 0, { ...policy, backoff: () => Number.NaN }, 0, 0)).toThrow(TypeError);
+  it('refuses a backoff that returns nonsense, naming it and the value', () => {
+    for (const [returned, shown] of [[Number.NaN, 'NaN'], [-1, '-1'], [Infinity, 'Infinity'], ['5', '5']] as const) {
+      expect(() => retryDecision(status(500), 0, { ...policy, backoff: () => returned as number }, 0, 0)).toThrow(
+        new TypeError(`Expected \`backoff\` to return a finite number >= 0, got ${shown}`),
+      );
+    }
+    expect(retryDecision(status(500), 0, { ...policy, backoff: () => 0 }, 0, 0)).toMatchObject({ retry: true, delay: 1000 });
     expect(() => retryDecision(status(500), 0, { ...policy, backoff: constant(5) }, 0, 0)).not.toThrow();
+  });
+
+  it('names a status only when there was an answer: no `status` key after a network failure or a timeout', () => {
+    expect(retryDecision({ type: 'network', error: 1 }, 2, policy, 0, 0.5)).toStrictEqual({ retry: false, failures: 3, reason: 'exhausted' });
+    expect(retryDecision({ type: 'timeout', error: 1 }, 0, policy, 0, 0.5)).toStrictEqual({ retry: true, delay: 1100, failures: 1, reason: 'timeout', retryAfter: null });
+    expect(retryDecision({ type: 'network', error: 1 }, 0, { ...policy, deadline: 500 }, 0, 0.5)).toStrictEqual({ retry: false, failures: 1, reason: 'deadline', delay: 1100 });
   });
 });

@@ -4,7 +4,8 @@ import { fetchWithRetry, HttpError, isTimeoutError, retry } from '../../src/inde
 import type { VirtualClock, VirtualTimer } from '../../src/testing/index.js';
 import { FC_RUNS, watchUnhandled } from './runs.js';
 import { answerArb, retryAfterArb, scriptedFetch, type Answer, type RetryAfterForm } from './scripted-server.js';
-import { countingController, flush, runVirtual, T0, VirtualPage, virtualClock, virtualEnv, type Settled } from './virtual-world.js';
+import { trackListeners } from '../helpers/event-listeners.js';
+import { flush, runVirtual, T0, VirtualPage, virtualClock, virtualEnv, type Settled } from './virtual-world.js';
 
 // Model-based tests of `retry` and `fetchWithRetry` in virtual time, against
 // the spec: every retryable failure counts (Retry-After included), at most
@@ -16,7 +17,12 @@ const MAX_RETRY_AFTER = 300_000;
 // A fresh origin per case: origin cooldowns are realm-wide state.
 let caseNumber = 0;
 const unhandled = watchUnhandled();
-afterAll(() => unhandled.stop());
+// Every listener on every EventTarget: the caller's signal, the loop's, each attempt's.
+const listeners = trackListeners();
+afterAll(() => {
+  unhandled.stop();
+  listeners.uninstall();
+});
 
 const optionsArb = fc.record({
   retries: fc.integer({ min: 0, max: 4 }),
@@ -29,7 +35,7 @@ const optionsArb = fc.record({
 type Options = typeof optionsArb extends fc.Arbitrary<infer O> ? O : never;
 
 /** Common checks after a run: the call settled, nothing pending or attached, nothing sent afterwards. */
-async function settleAndCheck<T>(clock: VirtualClock, running: Promise<T>, listeners: () => number, calls: () => number) {
+async function settleAndCheck<T>(clock: VirtualClock, running: Promise<T>, calls: () => number) {
   const settled = await runVirtual(clock, running);
   return settled && {
     settled,
@@ -37,7 +43,9 @@ async function settleAndCheck<T>(clock: VirtualClock, running: Promise<T>, liste
       // A response's body holds the call's signal and deadlines until it is read or cancelled, as with fetch.
       if (settled.ok && settled.value instanceof Response) await settled.value.body?.cancel();
       expect(clock.pending('env'), 'timers left after settle').toBe(0);
-      expect(listeners(), 'listeners left on the signal').toBe(0);
+      expect(listeners.live(), 'listeners left on any signal or EventTarget').toEqual([]);
+      // Not vacuous: the call listens on the caller's signal at least.
+      expect(listeners.added(), 'listeners added').toBeGreaterThan(0);
       const callsAtSettle = calls();
       while (clock.step()) await flush();
       expect(calls(), 'attempts after settle').toBe(callsAtSettle);
@@ -46,12 +54,26 @@ async function settleAndCheck<T>(clock: VirtualClock, running: Promise<T>, liste
   };
 }
 
+/** How far a call got: attempts made and expected by the model, when the last one's outcome was known, the wait planned after it. */
+interface Progress {
+  made: number;
+  expected: number;
+  /** When the last attempt's outcome was known (its answer, its timeout, its abort). */
+  lastKnownAt: number;
+  /** The wait the spec plans after the last attempt (see {@link plannedWait}); undefined when none follows. */
+  plannedAfterLast: number | undefined;
+}
+
 /**
  * How a call may end besides the model's own end: never after the total
- * deadline; an abort rejects with its reason at that very moment. True when
- * neither the abort nor the deadline ended it, so the model's end must hold.
+ * deadline; an abort rejects with its reason at that very moment; a
+ * TimeoutError of the total deadline only when it was due: the model's own
+ * end had not come by then, and the call settled at the deadline itself, or
+ * when the last attempt failed and the wait planned after it would have
+ * ended past the deadline. True when neither the abort nor the deadline
+ * ended it, so the model's end must hold.
  */
-function endedByModel(settled: Settled<unknown>, options: Options, aborted: boolean, reason: unknown): boolean {
+function endedByModel(settled: Settled<unknown>, options: Options, aborted: boolean, reason: unknown, progress: Progress): boolean {
   const deadline = options.timeout === undefined ? Infinity : T0 + options.timeout;
   expect(settled.at).toBeLessThanOrEqual(deadline);
   if (aborted) {
@@ -59,8 +81,27 @@ function endedByModel(settled: Settled<unknown>, options: Options, aborted: bool
     expect(settled.at).toBe(T0 + options.abortAt!);
     return false;
   }
-  // Otherwise the total deadline may have come first (or together with the model's own end).
-  return !(!settled.ok && isTimeoutError(settled.error) && options.timeout !== undefined);
+  // Without a total deadline a TimeoutError is an attempt's, the model's to say.
+  if (settled.ok || !isTimeoutError(settled.error) || options.timeout === undefined) return true;
+  const lastKnown = progress.made > 0 ? progress.lastKnownAt : T0;
+  // The model's last attempt came to its end before the deadline: the model's end holds (an attempt's TimeoutError included).
+  if (progress.made === progress.expected && lastKnown < deadline) return true;
+  if (settled.at !== deadline) {
+    const early = `a TimeoutError at +${settled.at - T0} ms, before the deadline at +${deadline - T0} ms`;
+    expect((settled.error as Error).message, early).toMatch(/would wait past its/);
+    expect(Math.abs(settled.at - lastKnown), `${early}: not when the last attempt failed (+${lastKnown - T0} ms)`).toBeLessThan(1e-3);
+    expect(progress.plannedAfterLast, `${early}: no wait follows the last attempt`).toBeDefined();
+    expect(lastKnown + progress.plannedAfterLast!, `${early}: the wait it planned (${progress.plannedAfterLast} ms) ends before the deadline`).toBeGreaterThan(deadline - 1e-3);
+  }
+  return false;
+}
+
+/** The wait the spec plans before attempt `n + 1`, exactly (the random is fixed): see {@link expectWait}. */
+function plannedWait(retryAfterMs: number | null, n: number, options: Options): number {
+  const backoff = n * options.backoffStep;
+  if (retryAfterMs !== null && retryAfterMs >= 1000) return Math.min(retryAfterMs, MAX_RETRY_AFTER) * (1 + 0.2 * options.random);
+  if (retryAfterMs !== null) return Math.max(backoff, 1000 * (1 + 0.2 * options.random));
+  return backoff;
 }
 
 /**
@@ -95,7 +136,8 @@ describe('fetchWithRetry, model-based (virtual time, modelled server)', () => {
         const clock = virtualClock();
         const page = new VirtualPage(clock);
         const server = scriptedFetch(clock, page, script);
-        const { controller, listeners } = countingController();
+        listeners.forget();
+        const controller = new AbortController();
         const reason = new Error('aborted by the test');
         if (options.abortAt !== undefined) clock.setTimeout(() => controller.abort(reason), options.abortAt);
         const run = fetchWithRetry(`http://fwr-${caseNumber++}.test/orders`, {
@@ -109,7 +151,7 @@ describe('fetchWithRetry, model-based (virtual time, modelled server)', () => {
             ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
           },
         });
-        const result = await settleAndCheck(clock, run, listeners, () => server.log.length);
+        const result = await settleAndCheck(clock, run, () => server.log.length);
         expect(result, 'fetchWithRetry hung').toBeDefined();
         const { settled } = result!;
         const aborted = controller.signal.aborted;
@@ -134,7 +176,17 @@ describe('fetchWithRetry, model-based (virtual time, modelled server)', () => {
           }
         }
         expect(server.log.length).toBeLessThanOrEqual(expectedRequests);
-        if (endedByModel(settled, options, aborted, reason)) {
+        const last = server.log.at(-1);
+        const pacedAfter = (sent: (typeof server.log)[number]): number | null =>
+          !timedOut(sent.answer) && sent.answer.kind === 'retryable' && readable(sent.answer.retryAfter) ? sent.retryAfterMs! : null;
+        const lastFailed = last !== undefined && (timedOut(last.answer) || last.answer.kind === 'drop' || (last.answer.kind === 'retryable' && RETRIED.has(last.answer.status)));
+        const progress: Progress = {
+          made: server.log.length,
+          expected: expectedRequests,
+          lastKnownAt: last?.endedAt ?? Infinity,
+          plannedAfterLast: lastFailed && server.log.length <= options.retries ? plannedWait(pacedAfter(last), server.log.length, options) : undefined,
+        };
+        if (endedByModel(settled, options, aborted, reason, progress)) {
           expect(server.log.length, 'requests').toBe(expectedRequests);
           if ('status' in expected!) expect(settled.ok && settled.value.status).toBe(expected.status);
           else if (expected!.error === 'network') expect(!settled.ok && settled.error).toBeInstanceOf(TypeError);
@@ -145,9 +197,7 @@ describe('fetchWithRetry, model-based (virtual time, modelled server)', () => {
         for (let i = 0; i + 1 < server.log.length; i++) {
           const sent = server.log[i]!;
           const gap = server.log[i + 1]!.at - sent.endedAt!;
-          const answer = sent.answer;
-          const pacedBy = !timedOut(answer) && answer.kind === 'retryable' && readable(answer.retryAfter) ? sent.retryAfterMs! : null;
-          expectWait(gap, pacedBy, i + 1, options);
+          expectWait(gap, pacedAfter(sent), i + 1, options);
         }
       }),
       { numRuns: FC_RUNS },
@@ -174,7 +224,8 @@ describe('retry, model-based (virtual time, scripted attempts)', () => {
       fc.asyncProperty(fc.array(stepArb, { maxLength: 8 }), optionsArb, async (script, options: Options) => {
         const clock = virtualClock();
         const page = new VirtualPage(clock);
-        const { controller, listeners } = countingController();
+        listeners.forget();
+        const controller = new AbortController();
         const reason = new Error('aborted by the test');
         if (options.abortAt !== undefined) clock.setTimeout(() => controller.abort(reason), options.abortAt);
         caseNumber += 1;
@@ -237,7 +288,7 @@ describe('retry, model-based (virtual time, scripted attempts)', () => {
             ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
           },
         );
-        const result = await settleAndCheck(clock, run, listeners, () => calls.length);
+        const result = await settleAndCheck(clock, run, () => calls.length);
         const canEnd = options.abortAt !== undefined || options.timeout !== undefined || options.attemptTimeout !== undefined;
         // The model: the attempt that ends the call.
         const timesOut = (s: Step): boolean => options.attemptTimeout !== undefined && (s.kind === 'hang' || s.latency > options.attemptTimeout);
@@ -263,7 +314,15 @@ describe('retry, model-based (virtual time, scripted attempts)', () => {
         await result.after();
         expect(maxInFlight).toBeLessThanOrEqual(1);
         expect(calls.length).toBeLessThanOrEqual(expectedCalls);
-        if (endedByModel(settled, options, aborted, reason)) {
+        const lastCall = calls.at(-1);
+        const retried = (s: Step): boolean => timesOut(s) || s.kind === 'network' || (s.kind === 'http' && s.status !== 404);
+        const progress: Progress = {
+          made: calls.length,
+          expected: expectedCalls,
+          lastKnownAt: lastCall?.endedAt ?? Infinity,
+          plannedAfterLast: lastCall && retried(lastCall.step) && calls.length <= options.retries ? plannedWait(timesOut(lastCall.step) ? null : lastCall.retryAfterMs, calls.length, options) : undefined,
+        };
+        if (endedByModel(settled, options, aborted, reason, progress)) {
           expect(calls.length, 'attempts').toBe(expectedCalls);
           if (end!.type === 'value') expect(settled.ok && settled.value).toBe(`value ${end!.index}`);
           else if (end!.type === 'timeout') expect(!settled.ok && isTimeoutError(settled.error)).toBe(true);

@@ -4,10 +4,11 @@ import { VirtualClock } from '../../src/testing/index.js';
 /**
  * A virtual world for model-based tests: one clock shared by pollite's
  * timers (through the injected `env`) and the scripted server's latencies,
- * a page whose visibility the test flips, and an AbortSignal that counts its
- * listeners. Time only moves when `step()` fires the next timer, so a run of
- * minutes of virtual time costs microseconds, and the same real pollite
- * code runs unchanged.
+ * a page whose visibility the test flips (counting its subscribers). The
+ * listeners on every AbortSignal and EventTarget are counted apart, by
+ * test/helpers/event-listeners.ts. Time only moves when `step()` fires the
+ * next timer, so a run of minutes of virtual time costs microseconds, and
+ * the same real pollite code runs unchanged.
  */
 
 export const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -58,25 +59,6 @@ export class VirtualPage {
     }
     return hidden;
   }
-}
-
-/** An AbortController whose signal counts its 'abort' listeners. */
-export function countingController(): { controller: AbortController; listeners: () => number } {
-  const controller = new AbortController();
-  const { signal } = controller;
-  const live = new Set<unknown>();
-  const add = signal.addEventListener.bind(signal);
-  const remove = signal.removeEventListener.bind(signal);
-  signal.addEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: AddEventListenerOptions) => {
-    if (type === 'abort') live.add(listener);
-    add(type, listener, options);
-  }) as AbortSignal['addEventListener'];
-  signal.removeEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: EventListenerOptions) => {
-    if (type === 'abort') live.delete(listener);
-    remove(type, listener, options);
-  }) as AbortSignal['removeEventListener'];
-  // `once` listeners leave by themselves when the signal fires.
-  return { controller, listeners: () => (signal.aborted ? 0 : live.size) };
 }
 
 /** The injected environment that runs pollite on `clock` and `page`. */

@@ -10,6 +10,11 @@ describe('the AWS "Exponential Backoff And Jitter" study, reproduced', () => {
     expect(exponential).toMatchObject({ clients: 100, strategy: 'exponential' });
     expect(full!.calls).toBeLessThan(exponential!.calls / 2);
     expect(full!.completion).toBeLessThan(exponential!.completion / 4);
+    // Exactly, for the default seed (1).
+    expect([exponential, full].map((p) => [p!.calls, Math.round(p!.completion)])).toEqual([
+      [1871.9, 63_311],
+      [797.1, 4727],
+    ]);
   });
 
   it('lands every strategy within 3% of the original simulator at 100 clients (100 runs, seed 1), exactly these means', () => {
@@ -35,7 +40,7 @@ describe('the AWS "Exponential Backoff And Jitter" study, reproduced', () => {
   it("gives decorrelated jitter the original's floor (base 5), the others its ceilings (base 10 in pollite's terms)", () => {
     // The decorrelated strategy's first wait is uniform in [5, 15) ms, as the original's: more calls than with base 10.
     const [dec] = awsOccStudy({ clients: [100], runs: 10, strategies: ['decorrelated-jitter'] });
-    expect(dec!.calls).toBeGreaterThan(950);
+    expect(dec!.calls).toBe(1001.7);
     expect(compareOccToOriginal(awsOccStudy({ clients: [50], runs: 1 }))).toEqual([]);
   });
 
@@ -43,7 +48,8 @@ describe('the AWS "Exponential Backoff And Jitter" study, reproduced', () => {
     for (const strategy of ['none', 'exponential', 'full-jitter', 'equal-jitter', 'decorrelated-jitter'] as const) {
       const run = runOcc(strategy, 1, 7);
       expect(run.calls).toBe(1);
-      expect(run.completion).toBeGreaterThan(0);
+      // Four hops of the seed's latencies, whatever the strategy.
+      expect(run.completion).toBeCloseTo(41.978_424, 6);
       expect(run.completion).toBe(runOcc('none', 1, 7).completion);
     }
   });
@@ -51,6 +57,8 @@ describe('the AWS "Exponential Backoff And Jitter" study, reproduced', () => {
   it('every client succeeds exactly once: with no backoff, N clients make at least N calls', () => {
     const run = runOcc('none', 10, 3);
     expect(run.calls).toBeGreaterThanOrEqual(10);
+    // Seed 3: 41 conflicting calls on top of the 10 successes.
+    expect(run).toEqual({ calls: 51, completion: expect.closeTo(379.399_899, 6) });
     expect(runOcc('none', 10, 3)).toEqual(run);
   });
 
