@@ -12,13 +12,13 @@ export interface RateLimit {
 const EPOCH_FROM = 1e9;
 
 /** A non-negative decimal number of seconds, or null (so `-1`, `1e3`, `0x10` and garbage are ignored). */
-const seconds = (text: string | null | undefined): number | null => (text && /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text) : null);
+const seconds = (text: string | null | undefined): number | null => (text && /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : null);
 
 /** A non-negative integer, or null. */
 const count = (text: string | null | undefined): number | null => (text && /^\d+$/.test(text.trim()) ? Number(text) : null);
 
 /** The value of `key` among `;`/`,`-separated `key=value` parameters (draft-7's dictionary, draft-8's item parameters); none in an empty field. */
-const param = (field: string, key: string): string | undefined => (field ? new RegExp(`(?:^|[;,])\\s*${key}=([^;,\\s]+)`).exec(field)?.[1] : undefined);
+const param = (field: string, key: string): string | undefined => (field ? new RegExp(`(^|[;,])\\s*${key}=([^;,\\s]+)`).exec(field)?.[2] : undefined);
 
 /**
  * Reads the rate-limit headers of every dialect pollite's users meet, as a
