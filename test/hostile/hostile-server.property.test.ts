@@ -252,39 +252,51 @@ afterAll(() => unhandled.stop());
 
 const describeScript = (script: readonly Hostile[]): string => JSON.stringify(script, (_k, v: unknown) => (Array.isArray(v) && typeof v[0] === 'number' ? `[${v.length} bytes]` : v));
 
+/** fetch's own error for a redirect loop: a network failure that another try can only repeat, so it is rejected as itself. */
+const isRedirectLoop = (error: unknown): boolean =>
+  error instanceof TypeError && /redirect count exceeded/.test(String((error as { cause?: unknown }).cause));
+
+/**
+ * Serves `script`, runs `call` against it with a caller's signal and a real-timers env (random 0.5),
+ * and measures what every in-process property checks: how long it took and how much memory grew.
+ */
+async function measureRun<O>(script: readonly Hostile[], call: (url: string, signal: AbortSignal, env: ReturnType<typeof realTimersEnv>['env']) => Promise<O>) {
+  const server = await serve(script);
+  const timersBefore = timersNow();
+  const memory = sampleMemory();
+  const controller = new AbortController();
+  const { env, pending } = realTimersEnv({ random: 0.5 });
+  const started = performance.now();
+  const outcome = await call(server.url, controller.signal, env);
+  const ms = performance.now() - started;
+  return { server, timersBefore, controller, pending, outcome, ms, grew: memory.stop() };
+}
+
 describe('a hostile server against the in-process API', () => {
   it(`poll with timeout and requestTimeout settles in time, as documented, leaving nothing (${runs(40)} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(pollScriptArb, async (script) => {
-        const server = await serve(script);
-        const timersBefore = timersNow();
-        const memory = sampleMemory();
-        const controller = new AbortController();
-        const { env, pending } = realTimersEnv({ random: 0.5 });
-        const started = performance.now();
-        const outcome = await poll<{ status?: string }>(server.url, {
-          env,
-          signal: controller.signal,
-          timeout: TIMEOUT,
-          requestTimeout: REQUEST_TIMEOUT,
-          interval: 10,
-          backoff: constant(10),
-          isDone: (body) => body?.status === 'done',
-        }).then(
-          (value) => ({ value }),
-          (error: unknown) => ({ error }),
+        const { server, timersBefore, controller, pending, outcome, ms, grew } = await measureRun(script, (url, signal, env) =>
+          poll<{ status?: string }>(url, {
+            env,
+            signal,
+            timeout: TIMEOUT,
+            requestTimeout: REQUEST_TIMEOUT,
+            interval: 10,
+            backoff: constant(10),
+            isDone: (body) => body?.status === 'done',
+          }).then(
+            (value): { value: { status?: string }; error?: undefined } => ({ value }),
+            (error: unknown) => ({ error }),
+          ),
         );
-        const ms = performance.now() - started;
-        const grew = memory.stop();
         const context = `${describeScript(script)} -> ${'error' in outcome ? String(outcome.error) : 'resolved'}`;
         expect(ms, context).toBeLessThan(TIMEOUT + MARGIN);
         expect(grew, context).toBeLessThan(MEMORY_LIMIT);
         if ('value' in outcome) expect(outcome.value, context).toMatchObject({ status: 'done' });
         else {
           const { error } = outcome;
-          // A redirect loop is a network failure that another try can only repeat: rejected as itself.
-          const hopeless = error instanceof TypeError && /redirect count exceeded/.test(String((error as { cause?: unknown }).cause));
-          expect(isTimeoutError(error) || isHttpError(error) || isPollGaveUpError(error) || isParseError(error) || hopeless, context).toBe(true);
+          expect(isTimeoutError(error) || isHttpError(error) || isPollGaveUpError(error) || isParseError(error) || isRedirectLoop(error), context).toBe(true);
           // The caller owns an HttpError's response (body unread, as documented): it lets go of it.
           if (isHttpError(error)) await error.response.body?.cancel();
         }
@@ -298,20 +310,14 @@ describe('a hostile server against the in-process API', () => {
   it(`fetchWithRetry with timeout and attemptTimeout, reading the body, settles in time (${runs(40)} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(inProcessScriptArb, async (script) => {
-        const server = await serve(script);
-        const timersBefore = timersNow();
-        const memory = sampleMemory();
-        const controller = new AbortController();
-        const { env, pending } = realTimersEnv({ random: 0.5 });
-        const started = performance.now();
-        const outcome = await fetchWithRetry(server.url, {
-          signal: controller.signal,
-          retry: { env, timeout: TIMEOUT, attemptTimeout: REQUEST_TIMEOUT, retries: 5, backoff: constant(10) },
-        })
-          .then(async (response) => ({ status: response.status, bytes: (await response.arrayBuffer()).byteLength }))
-          .catch((error: unknown) => ({ error }));
-        const ms = performance.now() - started;
-        const grew = memory.stop();
+        const { server, timersBefore, controller, pending, outcome, ms, grew } = await measureRun(script, (url, signal, env) =>
+          fetchWithRetry(url, {
+            signal,
+            retry: { env, timeout: TIMEOUT, attemptTimeout: REQUEST_TIMEOUT, retries: 5, backoff: constant(10) },
+          })
+            .then(async (response) => ({ status: response.status, bytes: (await response.arrayBuffer()).byteLength }))
+            .catch((error: unknown) => ({ error })),
+        );
         const context = `${describeScript(script)} -> ${JSON.stringify(outcome, (_k, v: unknown) => (v instanceof Error ? `${v.name}: ${v.message} (${String(v.cause)})` : v))}`;
         expect(ms, context).toBeLessThan(TIMEOUT + MARGIN);
         expect(grew, context).toBeLessThan(MEMORY_LIMIT);
@@ -319,8 +325,7 @@ describe('a hostile server against the in-process API', () => {
           const { error } = outcome;
           // The deadline, or the last failure once retries (or the deadline's room) ran out: a
           // network failure, a broken-off body, a redirect loop.
-          const hopeless = error instanceof TypeError && /redirect count exceeded/.test(String((error as { cause?: unknown }).cause));
-          expect(isTimeoutError(error) || isRetryableError(error) || hopeless, context).toBe(true);
+          expect(isTimeoutError(error) || isRetryableError(error) || isRedirectLoop(error), context).toBe(true);
         }
         await expectNothingLeft(server, pending, controller.signal, timersBefore, context);
         expect(unhandled.seen).toEqual([]);
