@@ -1,4 +1,4 @@
-import { fullJitter, isHttpError, isParseError, isPollGaveUpError, isTimeoutError, poll, type HttpError } from '../index.js';
+import { fullJitter, isHttpError, isParseError, isPollGaveUpError, isTimeoutError, poll, type Clock, type HttpError } from '../index.js';
 import { BodyTooLargeError, bodyReader, type ReceivedBody } from './body-reader.js';
 import type { CliIo } from './cli-io.js';
 import { commandDeadline } from './command-deadline.js';
@@ -35,9 +35,16 @@ export interface PollCommand {
   color: boolean;
 }
 
-/** What the demo needs besides the command: its own fetch, to measure what is sent. */
+/** What the demo needs besides the command: its own fetch, to measure what is sent, and its own clock. */
 export interface PollCommandHooks {
   fetch?: typeof fetch;
+  /**
+   * Time, timers and randomness of the command: its elapsed times, its
+   * `--timeout`, and poll's waits and jitter (a virtual clock runs the demo
+   * in its tests). The display's repaint timer stays real.
+   * @default the wall clock and Math.random
+   */
+  clock?: Clock;
 }
 
 /**
@@ -50,7 +57,8 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
   const out: OutputStream = command.json ? io.stderr : io.stdout;
   const colors = colorsFor(out, io.env, command.color);
   const errorColors = colorsFor(io.stderr, io.env, command.color);
-  const now = (): number => Date.now();
+  const clock = hooks.clock;
+  const now = clock ? (): number => clock.now() : (): number => Date.now();
   const conditions = [...command.until, ...command.failWhen];
   const tracker = pollTracker({
     paths: conditions.map((condition) => condition.path),
@@ -84,8 +92,8 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
   const deadline = command.timeout === undefined ? undefined : now() + command.timeout;
   const lastTry = deadline === undefined ? 0 : deadline - Math.min(1000, command.timeout! / 10);
   let finalTry = false;
-  const run = commandDeadline(io.signal, command.timeout);
-  const backoff = fullJitter({ base: 2000, cap: 30_000 });
+  const run = commandDeadline(io.signal, command.timeout, clock);
+  const backoff = fullJitter({ base: 2000, cap: 30_000, ...(clock ? { random: () => clock.random() } : {}) });
 
   let code: number;
   let body: ReceivedBody | undefined;
@@ -114,6 +122,16 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
       init: { headers: command.headers },
       signal: run.signal,
       fetch: http.fetch,
+      ...(clock
+        ? {
+            env: {
+              now: () => clock.now(),
+              setTimeout: (callback: () => void, ms: number) => clock.setTimeout(callback, ms),
+              clearTimeout: (handle: unknown) => clock.clearTimeout(handle),
+              random: () => clock.random(),
+            },
+          }
+        : {}),
       // Without conditions any 2xx will do, so a plain-text health check works too.
       parse: bodyReader({ requireJson: conditions.length > 0, onBytes: countBytes }),
       isDone: ({ value }) => failed(value) || succeeded(value),

@@ -1,5 +1,6 @@
 import { parseRetryAfter } from '../../index.js';
 import { countBodyBytes } from '../body-bytes.js';
+import type { DemoWire } from './demo-clock.js';
 
 /** What one poller did to the demo API, measured where the requests leave. */
 export interface PollerReport {
@@ -20,7 +21,13 @@ export interface PollerReport {
  * pollers: time sent (against the job's clock), answer, bytes, and whether it
  * went out while a Retry-After it had received still held.
  */
-export function requestLog(options: { jobStart: number; outage?: { from: number; to: number } | undefined; now?: () => number }) {
+export function requestLog(options: {
+  jobStart: number;
+  outage?: { from: number; to: number } | undefined;
+  now?: () => number;
+  /** Told when each request leaves and when its answer is in, body and all. */
+  wire?: DemoWire;
+}) {
   const now = options.now ?? (() => Date.now());
   const report: PollerReport = { requests: 0, duringOutage: 0, ignoredRetryAfter: 0, bytes: 0, notModified: 0 };
   let paceUntil = 0;
@@ -34,10 +41,20 @@ export function requestLog(options: { jobStart: number; outage?: { from: number;
       const sinceStart = sentAt - options.jobStart;
       if (options.outage && sinceStart >= options.outage.from && sinceStart < options.outage.to) report.duringOutage += 1;
       if (sentAt < paceUntil) report.ignoredRetryAfter += 1;
-      const response = await base(input, init);
+      const answered = options.wire?.send() ?? (() => undefined);
+      let response: Response;
+      try {
+        response = await base(input, init);
+      } catch (error) {
+        answered();
+        throw error;
+      }
       const counted = countBodyBytes(response, (bytes) => (report.bytes += bytes));
       counting.add(counted);
-      void counted.then(() => counting.delete(counted));
+      void counted.then(() => {
+        counting.delete(counted);
+        answered();
+      });
       if (response.status === 304) report.notModified += 1;
       // Read as pollite reads it (seconds or an HTTP-date), but uncapped: the report counts what the server asked for.
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'), { now: now(), max: Number.MAX_SAFE_INTEGER });

@@ -6,6 +6,8 @@ import { parseCondition } from '../condition.js';
 import { EXIT } from '../exit-codes.js';
 import { runPollCommand } from '../poll-command.js';
 import { parseProgram } from '../parse-program.js';
+import type { Clock } from '../../index.js';
+import { demoTime, type DemoOptions } from './demo-clock.js';
 import { demoTable } from './demo-table.js';
 import { naivePoller } from './naive-poller.js';
 import { requestLog } from './request-log.js';
@@ -20,17 +22,19 @@ const NAIVE_GRACE = 10_000;
  * display, a `setInterval` + `fetch` poller the other at the same interval;
  * then a table compares what each did to the server.
  */
-export async function runDemo(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runDemo(argv: readonly string[], io: CliIo, demo: DemoOptions = {}): Promise<number> {
   const options = parseDemoArguments(argv, io);
   if (!options) return EXIT.ok;
   const colors = colorsFor(io.stdout, io.env, options.color);
-  const server = await startDemoServer();
+  const { clock, wire, delay, drive } = demoTime(demo);
+  const server = await startDemoServer({ now: clock.now, delay });
+  const stopClock = drive();
   try {
     const script = ROUGH_PATCH;
     const [politeJob, naiveJob] = [server.api.createJob(clone(script)), server.api.createJob(clone(script))];
     const politeUrl = `${server.url}/jobs/${politeJob.id}`;
-    const politeLog = requestLog({ jobStart: politeJob.createdAt, outage: outageWindow(script) });
-    const naiveLog = requestLog({ jobStart: naiveJob.createdAt, outage: outageWindow(script) });
+    const politeLog = requestLog({ jobStart: politeJob.createdAt, outage: outageWindow(script), now: clock.now, wire });
+    const naiveLog = requestLog({ jobStart: naiveJob.createdAt, outage: outageWindow(script), now: clock.now, wire });
 
     io.stdout.write(
       `${colors.bold('pollite demo')}: two identical ${script.duration / 1000} s jobs on a local demo API (${server.url}),\n` +
@@ -43,6 +47,7 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     const naive = naivePoller(`${server.url}/jobs/${naiveJob.id}`, {
       interval: INTERVAL,
       fetch: naiveLog.fetch(globalThis.fetch),
+      clock,
       onDone: () => {
         naiveLog.sawFinish();
         naiveDone();
@@ -65,11 +70,11 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
           color: options.color,
         },
         io,
-        { fetch: politeLog.fetch(globalThis.fetch) },
+        { fetch: politeLog.fetch(globalThis.fetch), clock },
       );
       if (code === EXIT.ok) {
         politeLog.sawFinish();
-        await untilFirst(naiveFinished, NAIVE_GRACE, io.signal);
+        await untilFirst(naiveFinished, NAIVE_GRACE, io.signal, clock);
       }
     } finally {
       naive.stop();
@@ -86,6 +91,7 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     }
     return code;
   } finally {
+    await stopClock();
     await server.close();
   }
 }
@@ -105,13 +111,13 @@ const describePatch = (phases: JobScript['misbehaviour'] & object): string => {
 };
 
 /** Resolves when `promise` does, after `ms`, or when `signal` aborts, whichever comes first. */
-function untilFirst(promise: Promise<void>, ms: number, signal: AbortSignal): Promise<void> {
+function untilFirst(promise: Promise<void>, ms: number, signal: AbortSignal, clock: Clock): Promise<void> {
   return new Promise<void>((resolve) => {
-    const timer = setTimeout(finish, ms);
+    const timer = clock.setTimeout(finish, ms);
     signal.addEventListener('abort', finish, { once: true });
     void promise.then(finish);
     function finish(): void {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       signal.removeEventListener('abort', finish);
       resolve();
     }
