@@ -190,31 +190,40 @@ export class VirtualClock implements Clock {
    * (with `drain`) letting the promise continuations they started finish
    * before time moves on; leaves `now` at `until`. With `drain` false,
    * callbacks must not rely on promises (a purely callback-driven model).
-   * Each instant costs one MessageChannel message, not a macrotask per
+   * Each instant costs one macrotask hop (setImmediate in Node), not one per
    * timer: many timers on one `resolution` grid point share it.
    * @param until the virtual time to stop at, epoch ms
    * @param drain let promise continuations finish at each instant (default `true`)
    * @example await clock.run(5 * 60_000) // five virtual minutes of a fleet of clients
    */
-  async run(until: number, drain = true): Promise<void> {
+  run(until: number, drain = true): Promise<void> {
     const queue = this.#queue;
     const drainer = drain ? microtaskDrainer() : undefined;
-    try {
-      for (;;) {
-        const next = queue.peek();
-        if (next === undefined || next.time > until) break;
-        const time = next.time;
-        this.#now = time;
-        do {
-          const event = queue.pop()!;
-          if (event.live) this.#fire(event);
-        } while (queue.peek()?.time === time);
-        if (drainer) await drainer.drain();
-      }
-    } finally {
-      drainer?.close();
-    }
-    this.#now = Math.max(this.#now, until);
+    return new Promise<void>((resolve, reject) => {
+      // One callback per instant, re-armed by the drainer's hop: no promise and no async resumption per instant.
+      const instants = (): void => {
+        try {
+          for (;;) {
+            const next = queue.peek();
+            if (next === undefined || next.time > until) break;
+            const time = next.time;
+            this.#now = time;
+            do {
+              const event = queue.pop()!;
+              if (event.live) this.#fire(event);
+            } while (queue.peek()?.time === time);
+            if (drainer) return drainer.hop(instants);
+          }
+        } catch (error) {
+          drainer?.close();
+          return reject(error);
+        }
+        drainer?.close();
+        this.#now = Math.max(this.#now, until);
+        resolve();
+      };
+      instants();
+    });
   }
 
   #schedule(time: number, run: () => void, fromEnv: boolean): ScheduledEvent {
