@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FC_TIME_SHARE, propertyTimeLimit } from '../property/runs.js';
 
 // The rules that keep the suite from passing by accident, checked on the
 // scripts themselves. No real suite is launched: every case makes a tool
@@ -193,6 +195,79 @@ describe('property runs are floored under CI', () => {
     vi.stubEnv('CI', 'true');
     vi.stubEnv('FC_RUNS', '3000');
     expect((await import('../property/runs.js')).FC_RUNS).toBe(3000);
+  });
+
+  it('the slow properties (real servers, the bin) run their own count under CI, whatever FC_RUNS says', async () => {
+    vi.stubEnv('CI', '1');
+    vi.stubEnv('FC_RUNS', '5');
+    expect((await import('../property/runs.js')).slowRuns(40)).toBe(40);
+    vi.resetModules();
+    vi.stubEnv('CI', '');
+    expect((await import('../property/runs.js')).slowRuns(40)).toBe(5);
+    vi.resetModules();
+    vi.stubEnv('FC_RUNS', '3000');
+    expect((await import('../property/runs.js')).slowRuns(40)).toBe(40);
+  });
+});
+
+/** Every test source, with its path from the root. */
+const testSources = (): Array<{ path: string; text: string }> =>
+  readdirSync(join(root, 'test'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(ts|tsx|mts)$/.test(entry.name) && !entry.parentPath.includes('node_modules'))
+    .map((entry) => {
+      const path = join(entry.parentPath, entry.name);
+      return { path: path.slice(root.length), text: readFileSync(path, 'utf8') };
+    });
+
+describe('a property never outlasts its test, and an interrupted one fails', () => {
+  const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('may spend 80% of the running test\'s timeout', { timeout: 5000 }, () => {
+    expect(FC_TIME_SHARE).toBe(0.8);
+    expect(propertyTimeLimit()).toBe(4000);
+    expect([propertyTimeLimit(300_000), propertyTimeLimit(0), propertyTimeLimit(Infinity)]).toEqual([240_000, 240_000, 240_000]);
+  });
+
+  it('fails a property still running at the limit, rather than passing it on fewer runs', { timeout: 1000 }, async () => {
+    let runs = 0;
+    const started = performance.now();
+    const outcome = fc.assert(
+      fc.asyncProperty(fc.nat(), async () => {
+        runs += 1;
+        await sleep(20);
+      }),
+      { numRuns: 1000 },
+    );
+    await expect(outcome).rejects.toThrow(/interrupted/i);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(800);
+    expect(runs).toBeLessThan(1000);
+  });
+
+  it('ends a shrink that would outlast the test, reporting the counterexample it got to', { timeout: 2000 }, async () => {
+    const started = performance.now();
+    const outcome = fc.assert(
+      // Fails for any array summing past 1,000; each case costs 25 ms, so shrinking a long array takes far longer than the test has.
+      fc.asyncProperty(fc.array(fc.nat({ max: 1000 }), { minLength: 50, maxLength: 200 }), async (values) => {
+        await sleep(25);
+        return values.reduce((sum, value) => sum + value, 0) <= 1000;
+      }),
+      { numRuns: 1000, seed: 19 },
+    );
+    // Found at once; shrunk until the limit (1.6 s), then reported as it stood, before vitest's timeout.
+    await expect(outcome).rejects.toThrow(/^Property failed after 1 tests\n[\s\S]*Counterexample: \[\[[\d,]+\]\]\nShrunk [1-9]\d* time/);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1600);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('every file with a property imports the shared settings, and none opts out of them', () => {
+    const self = fileURLToPath(import.meta.url).slice(root.length);
+    const properties = testSources().filter((file) => file.path !== self && /\bfc\.(assert|check)\(/.test(file.text));
+    expect(properties.length).toBeGreaterThan(5);
+    for (const file of properties) {
+      expect(file.text, `${file.path} runs properties without test/property/runs.ts`).toMatch(/from '(\.\.\/)+property\/runs\.js'|from '\.\/runs\.js'/);
+      // Global plugins off, a time limit that passes when it interrupts, or the time-limit plugin with its own settings.
+      expect(file.text, `${file.path} weakens the time limit`).not.toMatch(/noGlobalPlugins|interruptAfterTimeLimit|skipAllAfterTimeLimit|markInterruptAsFailure|failOnInterrupt/);
+    }
   });
 });
 
