@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { trackListeners, type ListenerTracker } from '../helpers/event-listeners.js';
+import { sendJson, startServer } from '../helpers/server.js';
 
 // The listener count of the property tests must see what it claims to see:
 // every EventTarget, `once` and fired abort listeners gone, nothing else.
@@ -84,5 +85,28 @@ describe('trackListeners', () => {
     tracker.uninstall();
     tracker = undefined;
     expect(EventTarget.prototype.addEventListener).toBe(original);
+  });
+
+  it("tells undici's listeners (a real fetch) from the code's, also the code's on a signal it handed to fetch", async () => {
+    const server = await startServer((_req, res) => sendJson(res, 200, { ok: true }));
+    try {
+      tracker = trackListeners();
+      const controller = new AbortController();
+      const onAbort = (): void => undefined;
+      const response = await fetch(server.url, { signal: controller.signal });
+      await response.arrayBuffer();
+      controller.signal.addEventListener('abort', onAbort);
+      // undici: one following the caller's signal from its Request, one on the Request's own signal.
+      expect(tracker.added('fetch')).toBe(2);
+      expect(tracker.live(controller.signal, 'fetch')).toEqual([expect.stringMatching(/^'abort' on AbortSignal, added by fetch at .*event-listeners\.test\.ts/)]);
+      expect(tracker.live(undefined, 'code')).toEqual([expect.stringMatching(/^'abort' on AbortSignal, added at .*event-listeners\.test\.ts/)]);
+      expect(tracker.added('code')).toBe(1);
+      expect(tracker.added()).toBe(3);
+      controller.signal.removeEventListener('abort', onAbort);
+      expect(tracker.live(undefined, 'code')).toEqual([]);
+      expect(tracker.live()).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -15,16 +15,33 @@
  * Each listener is handed to the real method inside a wrapper (so that the
  * firing can be seen); removals are translated back, also for listeners added
  * before {@link ListenerTracker.forget}.
+ *
+ * Each listener also has an owner, from the frame that called
+ * `addEventListener` (past Node's own event plumbing): `'fetch'` when that is
+ * undici, Node's fetch (`node:internal/deps/undici`) or a copy in
+ * node_modules; `'code'` for everything else, pollite and the test. undici
+ * follows the signal a request is given with listeners it never removes
+ * itself: a FinalizationRegistry drops them once the request is collected,
+ * whenever the garbage collector gets to it. Tests over a real fetch assert
+ * that no listener of the code's own is left, and that fetch's sit on no
+ * signal of the caller's.
  */
+
+/** Who added a listener: undici (a real `fetch`), or anyone else. */
+export type ListenerOwner = 'code' | 'fetch';
 
 export interface ListenerTracker {
   /**
    * The listeners added since the last {@link forget} (or the install) that are still attached, on
-   * `target` alone when given, each as `'abort' on AbortSignal, added at <stack>`.
+   * `target` alone when given, by `owner` alone when given, each as
+   * `'abort' on AbortSignal, added at <stack>` (`added by fetch at` for undici's, with the frame that called fetch).
    */
-  live(target?: EventTarget): string[];
-  /** How many listeners were added since the last {@link forget}: a count of 0 where the code must listen means a vacuous test. */
-  added(): number;
+  live(target?: EventTarget, owner?: ListenerOwner): string[];
+  /**
+   * How many listeners were added since the last {@link forget}, by `owner` alone when given: a
+   * count of 0 where the code must listen means a vacuous test.
+   */
+  added(owner?: ListenerOwner): number;
   /** Every event type listened to since the install. */
   readonly types: ReadonlySet<string>;
   /** Starts a new count: what is live now is no longer reported. */
@@ -40,6 +57,7 @@ interface Entry {
   listener: EventListenerOrEventListenerObject;
   wrapper: (this: unknown, event: Event) => unknown;
   addedAt: string;
+  owner: ListenerOwner;
 }
 
 let installed: ListenerTracker | undefined;
@@ -53,14 +71,28 @@ function describeTarget(target: EventTarget): string {
   return isSignal(target) && target.aborted ? `${name} (aborted)` : name;
 }
 
-/** The stack above the wrappers, without this file's, vitest's and Node's own frames. */
-function caller(): string {
-  const frames = (new Error().stack ?? '').split('\n').slice(1);
-  return frames
+/** Frames of this file and of Node's generic event plumbing, which adds listeners on behalf of its caller. */
+const PLUMBING = /event-listeners\.ts|\(node:events|\(node:internal\/(event_target|abort_controller|events)/;
+/** undici, as Node bundles it or from node_modules. */
+const UNDICI = /node:internal\/deps\/undici|node_modules[\\/]undici[\\/]/;
+
+/**
+ * Who is adding a listener and from where: the owner from the first frame past this file and
+ * Node's event plumbing; the place from the stack without this file's, vitest's and Node's frames.
+ */
+function caller(): { owner: ListenerOwner; at: string } {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 20;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  const frames = stack.split('\n').slice(1);
+  const first = frames.find((frame) => !PLUMBING.test(frame)) ?? '';
+  const at = frames
     .filter((frame) => !/node_modules|node:internal|event-listeners\.ts/.test(frame))
     .slice(0, 4)
     .map((frame) => frame.trim())
     .join(' < ');
+  return { owner: UNDICI.test(first) ? 'fetch' : 'code', at };
 }
 
 /** The prototypes that own `addEventListener` for the EventTargets around: Node's, and jsdom's under a document. */
@@ -93,7 +125,7 @@ export function trackListeners(): ListenerTracker {
   const registered = new WeakMap<EventTarget, Entry[]>();
   /** The live ones of the current count. */
   let counted = new Set<Entry>();
-  let added = 0;
+  const added = { code: 0, fetch: 0 };
   const types = new Set<string>();
   const restore: Array<() => void> = [];
 
@@ -119,12 +151,14 @@ export function trackListeners(): ListenerTracker {
       // With an already aborted `signal` option nothing is added.
       if (typeof options === 'object' && options?.signal?.aborted) return add.call(owner, type, listener, options);
       const once = onceOf(options);
+      const by = caller();
       const entry: Entry = {
         target: owner,
         type,
         capture,
         listener,
-        addedAt: caller(),
+        addedAt: by.at,
+        owner: by.owner,
         wrapper(this: unknown, event: Event) {
           if (once || (isSignal(owner) && event.type === 'abort')) drop(entry);
           return typeof listener === 'function' ? listener.call(this, event) : listener.handleEvent(event);
@@ -134,7 +168,7 @@ export function trackListeners(): ListenerTracker {
       list.push(entry);
       registered.set(owner, list);
       counted.add(entry);
-      added += 1;
+      added[entry.owner] += 1;
       types.add(type);
       return add.call(owner, type, entry.wrapper, options);
     };
@@ -154,15 +188,16 @@ export function trackListeners(): ListenerTracker {
   }
 
   const tracker: ListenerTracker = {
-    live: (target) =>
+    live: (target, owner) =>
       [...counted]
-        .filter((entry) => target === undefined || entry.target === target)
-        .map((entry) => `'${entry.type}' on ${describeTarget(entry.target)}, added at ${entry.addedAt}`),
-    added: () => added,
+        .filter((entry) => (target === undefined || entry.target === target) && (owner === undefined || entry.owner === owner))
+        .map((entry) => `'${entry.type}' on ${describeTarget(entry.target)}, added ${entry.owner === 'fetch' ? 'by fetch ' : ''}at ${entry.addedAt}`),
+    added: (owner) => (owner === undefined ? added.code + added.fetch : added[owner]),
     types,
     forget: () => {
       counted = new Set();
-      added = 0;
+      added.code = 0;
+      added.fetch = 0;
     },
     uninstall: () => {
       for (const undo of restore.splice(0)) undo();

@@ -1,4 +1,3 @@
-import { getEventListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -7,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constant, fetchWithRetry, isHttpError, isParseError, isPollGaveUpError, isRetryableError, isTimeoutError, poll } from '../../src/index.js';
 import { ensureBin, runCli } from '../cli/helpers/run-cli.js';
 import { realTimersEnv } from '../helpers/env.js';
-import { watchUnhandled } from '../property/runs.js';
+import { trackListeners } from '../helpers/event-listeners.js';
+import { slowRuns, watchUnhandled } from '../property/runs.js';
 import { startRawServer, type RawServer } from './raw-server.js';
 
 // Issue 13: generated hostile servers (raw node:net, so HTTP can be broken at will) against poll,
@@ -20,11 +20,7 @@ import { startRawServer, type RawServer } from './raw-server.js';
  * process), so not the 1,000 of the model properties: FC_RUNS may lower these while iterating,
  * and under CI they are the floor.
  */
-const runs = (fallback: number): number => {
-  const asked = Number(process.env.FC_RUNS);
-  if (process.env.CI === 'true') return fallback;
-  return Number.isInteger(asked) && asked > 0 ? Math.min(asked, fallback) : fallback;
-};
+const runs = slowRuns;
 
 // ---- the hostile answers ------------------------------------------------------------------------
 
@@ -222,10 +218,19 @@ async function eventually(check: () => boolean, ms = 2000): Promise<boolean> {
 }
 
 /**
+ * Every listener on every AbortSignal and EventTarget, the signals pollite makes for its loop, its
+ * deadlines and each request included. undici's own (owner 'fetch': it follows the signal pollite
+ * hands to fetch until the request is garbage-collected) are told apart by the frame that adds them.
+ */
+const listeners = trackListeners();
+afterAll(() => listeners.uninstall());
+
+/**
  * What must hold after any in-process call has settled and its caller let go of what it was
- * handed: no pollite timer armed, no listener on the caller's signal, every connection that
- * carried a request closed (one undici opened but never used may idle in its pool), and no timer
- * in the process beyond those there were before.
+ * handed: no pollite timer armed, no listener of pollite's left on any signal or EventTarget (and
+ * some were added: the count saw the run), none of anyone's on the caller's signal, every
+ * connection that carried a request closed (one undici opened but never used may idle in its
+ * pool), and no timer in the process beyond those there were before.
  */
 async function expectNothingLeft(
   server: RawServer & { answering(): number },
@@ -235,7 +240,9 @@ async function expectNothingLeft(
   context: string,
 ): Promise<void> {
   expect(pending(), `pollite timers still armed: ${context}`).toBe(0);
-  expect(getEventListeners(signal, 'abort'), `abort listeners left on the caller signal: ${context}`).toHaveLength(0);
+  expect(listeners.live(undefined, 'code'), `pollite's listeners left: ${context}`).toEqual([]);
+  expect(listeners.added('code'), `listeners pollite added: ${context}`).toBeGreaterThan(0);
+  expect(listeners.live(signal), `listeners left on the caller's signal: ${context}`).toEqual([]);
   expect(await eventually(() => server.answering() === 0), `${server.answering()} answered connection(s) still open: ${context}`).toBe(true);
   await server.close();
   // undici's own timers (keep-alive, its coarse clock) end a second after its last connection.
@@ -266,6 +273,7 @@ async function measureRun<O>(script: readonly Hostile[], call: (url: string, sig
   const memory = sampleMemory();
   const controller = new AbortController();
   const { env, pending } = realTimersEnv({ random: 0.5 });
+  listeners.forget();
   const started = performance.now();
   const outcome = await call(server.url, controller.signal, env);
   const ms = performance.now() - started;

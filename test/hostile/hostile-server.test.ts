@@ -1,13 +1,20 @@
-import { getEventListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { HttpError, ParseError, PollGaveUpError, isTimeoutError, poll, type PollEvent } from '../../src/index.js';
 import { realTimersEnv, recordingEnv } from '../helpers/env.js';
+import { trackListeners } from '../helpers/event-listeners.js';
 import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 import { startRawServer, type RawServer } from './raw-server.js';
 
 // A hostile server: every answer ends with a clear error or a safe fallback,
 // within the configured timeouts, with no timer, listener or connection left.
+
+// Every listener on every AbortSignal and EventTarget, pollite's own signals included. undici's
+// (owner 'fetch') follow the per-request signal pollite hands to fetch until the request is
+// garbage-collected; they are told apart by the frame that adds them, and must never sit on the
+// caller's signal.
+const listeners = trackListeners();
+afterAll(() => listeners.uninstall());
 
 let server: TestServer | undefined;
 let raw: RawServer | undefined;
@@ -25,18 +32,26 @@ async function eventually(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-/** Runs poll with a counting signal and a recording env; returns the outcome and what was left behind. */
+/** Runs poll with a caller's signal and a recording env; returns the outcome and what was left behind once it settled. */
 async function hostilePoll(url: string, options: Parameters<typeof poll>[1] & { scale?: number } = {}) {
   const { scale = 1, ...rest } = options;
   const controller = new AbortController();
   // scale 1: real timers, racing the server's real latency; scale 0: the virtual clock, every wait ended at once.
   const { env, delays, pending } = scale === 0 ? recordingEnv({ random: 0 }) : realTimersEnv({ random: 0 });
   const events: PollEvent[] = [];
+  listeners.forget();
   const error = await poll(url, { env, signal: controller.signal, onEvent: (e) => events.push(e), ...rest }).then(
     (value) => ({ resolved: value }),
     (e: unknown) => e,
   );
-  return { error, delays, events, pending: pending(), listeners: getEventListeners(controller.signal, 'abort').length };
+  const left = { timers: pending(), listeners: listeners.live(undefined, 'code'), onCallerSignal: listeners.live(controller.signal) };
+  return { error, delays, events, left, added: listeners.added('code') };
+}
+
+/** No pollite timer armed, no listener of pollite's on any signal or EventTarget, none of anyone's on the caller's signal; and pollite did listen. */
+function expectNothingLeft(outcome: Awaited<ReturnType<typeof hostilePoll>>): void {
+  expect(outcome.left).toEqual({ timers: 0, listeners: [], onCallerSignal: [] });
+  expect(outcome.added, 'listeners pollite added').toBeGreaterThan(0);
 }
 
 describe('poll against a hostile server', () => {
@@ -63,7 +78,7 @@ describe('poll against a hostile server', () => {
     expect(outcome.events.filter((e) => e.type === 'retry').map((e) => [(e as { reason: string }).reason, (e as { attempt: number }).attempt])).toEqual([['timeout', 1]]);
     expect(server.requests).toHaveLength(2);
     await eventually(() => closed === streams);
-    expect([outcome.pending, outcome.listeners]).toEqual([0, 0]);
+    expectNothingLeft(outcome);
   });
 
   it('an endless body without requestTimeout: the total timeout ends it with a TimeoutError', async () => {
@@ -81,7 +96,7 @@ describe('poll against a hostile server', () => {
     expect(outcome.events.map((e) => e.type)).toEqual(['request', 'response']);
     expect(server.requests).toHaveLength(1);
     await eventually(() => closed);
-    expect([outcome.pending, outcome.listeners]).toEqual([0, 0]);
+    expectNothingLeft(outcome);
   });
 
   it('a body larger than its Content-Length: only the advertised bytes are read, so the JSON is cut: ParseError', async () => {
@@ -91,7 +106,7 @@ describe('poll against a hostile server', () => {
     const outcome = await hostilePoll(raw.url, { isDone, retries: 0 });
     expect(outcome.error).toBeInstanceOf(ParseError);
     expect(raw.requests).toBe(1);
-    expect([outcome.pending, outcome.listeners]).toEqual([0, 0]);
+    expectNothingLeft(outcome);
   });
 
   it('a body shorter than its Content-Length, then a closed connection: a network failure, retried, then given up; never a hang', async () => {
@@ -103,7 +118,7 @@ describe('poll against a hostile server', () => {
     expect((outcome.error as PollGaveUpError).status).toBeUndefined();
     expect(String((outcome.error as PollGaveUpError).cause)).toMatch(/terminated|closed|aborted/i);
     expect(raw.requests).toBe(2);
-    expect([outcome.pending, outcome.listeners]).toEqual([0, 0]);
+    expectNothingLeft(outcome);
   });
 
   it('a 200 with an HTML page: ParseError naming the URL, status and content type, nothing retried', async () => {
@@ -117,6 +132,7 @@ describe('poll against a hostile server', () => {
     expect(error.message).toContain('text/html');
     expect(error.cause).toBeInstanceOf(SyntaxError);
     expect(server.requests).toHaveLength(1);
+    expectNothingLeft(outcome);
   });
 
   it('invalid JSON: ParseError with the SyntaxError as cause', async () => {
@@ -124,6 +140,7 @@ describe('poll against a hostile server', () => {
     const outcome = await hostilePoll(server.url, { isDone });
     expect(outcome.error).toBeInstanceOf(ParseError);
     expect((outcome.error as ParseError).cause).toBeInstanceOf(SyntaxError);
+    expectNothingLeft(outcome);
   });
 
   it('a 304 without any prior ETag: read as "unchanged", polling goes on, no If-None-Match is ever invented', async () => {
@@ -133,6 +150,7 @@ describe('poll against a hostile server', () => {
     expect(outcome.error).toEqual({ resolved: { status: 'done' } });
     expect(outcome.delays).toEqual([50, 50]);
     expect(server.requests.map((r) => r.headers['if-none-match'])).toEqual([undefined, undefined, undefined]);
+    expectNothingLeft(outcome);
   });
 
   it('Retry-After: 99999999999 is clamped to maxRetryAfter', async () => {
@@ -140,6 +158,7 @@ describe('poll against a hostile server', () => {
     const outcome = await hostilePoll(server.url, { isDone, maxRetryAfter: 60_000, scale: 0 });
     expect(outcome.delays).toEqual([60_000]);
     expect(outcome.error).toEqual({ resolved: { status: 'done' } });
+    expectNothingLeft(outcome);
   });
 
   it('Retry-After: 99999999999 with a 1 s timeout: rejects at once, without starting a wait it cannot finish', async () => {
@@ -151,7 +170,7 @@ describe('poll against a hostile server', () => {
     // Only the deadline's own timer was ever armed: no 300 s wait was started.
     expect(outcome.delays).toEqual([1000]);
     expect(server.requests).toHaveLength(1);
-    expect([outcome.pending, outcome.listeners]).toEqual([0, 0]);
+    expectNothingLeft(outcome);
   });
 
   it('a redirect loop: fetch stops after 20 hops; poll fails at once with its error, never retrying it (another try follows the loop again)', async () => {
@@ -161,6 +180,7 @@ describe('poll against a hostile server', () => {
     expect(String((outcome.error as Error).cause)).toMatch(/redirect count exceeded/);
     // One attempt: the first request plus fetch's 20 redirects.
     expect(server.requests).toHaveLength(21);
+    expectNothingLeft(outcome);
   });
 
   it("a redirect loop with redirect: 'manual': HttpError at once", async () => {
@@ -168,6 +188,7 @@ describe('poll against a hostile server', () => {
     const outcome = await hostilePoll(`${server.url}/loop`, { isDone, init: { redirect: 'manual' } });
     expect(outcome.error).toBeInstanceOf(HttpError);
     expect(server.requests).toHaveLength(1);
+    expectNothingLeft(outcome);
   });
 
   it('a 1 MB ETag header: the response is refused as a network failure, retried, then given up', async () => {
@@ -176,6 +197,7 @@ describe('poll against a hostile server', () => {
     expect(outcome.error).toBeInstanceOf(PollGaveUpError);
     expect((outcome.error as PollGaveUpError).cause).toBeInstanceOf(TypeError);
     expect(server.requests).toHaveLength(2);
+    expectNothingLeft(outcome);
   });
 
   it('a status line that is not HTTP: a network failure, retried, then given up', async () => {
@@ -184,6 +206,7 @@ describe('poll against a hostile server', () => {
     expect(outcome.error).toBeInstanceOf(PollGaveUpError);
     expect((outcome.error as PollGaveUpError).attempts).toBe(3);
     expect(raw.requests).toBe(3);
+    expectNothingLeft(outcome);
   });
 
   it('a server that accepts and never answers: requestTimeout makes each attempt a failure; connections are closed', async () => {
@@ -195,6 +218,6 @@ describe('poll against a hostile server', () => {
     // A request may time out before its bytes even reach a busy server.
     expect(raw.requests).toBeLessThanOrEqual(2);
     await eventually(() => raw!.open() === 0);
-    expect([outcome.pending, outcome.listeners]).toEqual([0, 0]);
+    expectNothingLeft(outcome);
   });
 });
