@@ -69,10 +69,13 @@ await bareLoop(500);
 await pollLoop(500);
 
 const bare = [];
+const again = [];
 const cancellable = [];
 const polite = [];
 const loops = [
   [bare, () => bareLoop(ITERATIONS)],
+  // The same bare loop once more, as a control: its ratio to the first is what this machine's noise alone gives.
+  [again, () => bareLoop(ITERATIONS)],
   [cancellable, () => bareLoop(ITERATIONS, true)],
   [polite, () => pollLoop(ITERATIONS)],
 ];
@@ -98,6 +101,7 @@ console.log(`  + AbortSignal     ${perCancellable.toFixed(1)} µs`);
 console.log(`  poll()            ${perPoll.toFixed(1)} µs`);
 console.log(`  ratio             ${ratio(polite, bare).toFixed(3)}x vs bare (target <= 1.05x), ${ratio(polite, cancellable).toFixed(3)}x vs bare + AbortSignal (median of per-round ratios)`);
 console.log(`  per-round ratios  ${polite.map((value, round) => (value / bare[round]).toFixed(3)).join(' ')}`);
+console.log(`  control           the bare loop run twice: ${ratio(again, bare).toFixed(3)}x (the noise floor of this run; a ratio within it is not a measured cost)`);
 
 // Heap: one AbortSignal reused by every iteration.
 const controller = new AbortController();
