@@ -51,10 +51,11 @@ export class ModelledResponse {
   #used = false;
   #stream: ReadableStream<Uint8Array> | null | undefined;
 
-  constructor(status: number, text: string | null, headers: Record<string, string>) {
+  /** `headers` as a record (names lower-cased), or a `ModelledHeaders` to share: they are read-only. */
+  constructor(status: number, text: string | null, headers: Record<string, string> | ModelledHeaders) {
     this.status = status;
     this.#text = text;
-    this.headers = new ModelledHeaders(headers);
+    this.headers = headers instanceof ModelledHeaders ? headers : new ModelledHeaders(headers);
   }
 
   get ok(): boolean {

@@ -1,7 +1,7 @@
 import type { VirtualClock } from '../testing/index.js';
 import type { MetricsRecorder } from './metrics.js';
-import { ModelledResponse } from './modelled-response.js';
-import type { ModelledServer } from './server-model.js';
+import { ModelledHeaders, ModelledResponse } from './modelled-response.js';
+import type { Answer, ModelledServer } from './server-model.js';
 
 /** Draws one one-way network delay, ms. */
 export type Latency = () => number;
@@ -14,6 +14,23 @@ const ifNoneMatchOf = (init: RequestInit | undefined): string | null => {
   // A plain record (what poll sends): read it as it is, a Headers per request would dominate a large fleet.
   for (const name in headers) if (name.toLowerCase() === 'if-none-match') return (headers as Record<string, string>)[name]!;
   return null;
+};
+
+/** The headers of each answer the server gives, made once per answer (a server's answers are made once too, see `ModelledServer`). */
+const answerHeaders = new WeakMap<Answer, ModelledHeaders>();
+const headersOf = (answer: Answer): ModelledHeaders => {
+  let headers = answerHeaders.get(answer);
+  if (!headers) {
+    const fields: Record<string, string> = {};
+    if (answer.body !== null) {
+      fields['content-type'] = 'application/json';
+      fields['content-length'] = String(answer.body.length);
+    }
+    if (answer.etag !== null) fields.etag = answer.etag;
+    if (answer.retryAfter !== null) fields['retry-after'] = answer.retryAfter;
+    answerHeaders.set(answer, (headers = new ModelledHeaders(fields)));
+  }
+  return headers;
 };
 
 /**
@@ -48,14 +65,7 @@ export function simulatedFetch(
           }
           const { body } = answer;
           metrics.delivered(client, time.now(), answer.status, body === null ? 0 : body.length, answer.retryAfter);
-          const headers: Record<string, string> = {};
-          if (body !== null) {
-            headers['content-type'] = 'application/json';
-            headers['content-length'] = String(body.length);
-          }
-          if (answer.etag !== null) headers.etag = answer.etag;
-          if (answer.retryAfter !== null) headers['retry-after'] = answer.retryAfter;
-          resolve(new ModelledResponse(answer.status, body, headers));
+          resolve(new ModelledResponse(answer.status, body, headersOf(answer)));
         });
       });
     })) as unknown as typeof fetch;

@@ -81,6 +81,9 @@ export class ModelledServer {
   #second = -1;
   #served = 0;
   #admitted = 0;
+  /** The answers, made once: a fleet draws a million of them, and no one changes one. */
+  #answers: Record<string, Answer>;
+  #outageAnswers = new Map<Outage, Answer>();
 
   constructor(model: ServerModel = {}) {
     this.responseTime = model.responseTime ?? 20;
@@ -91,6 +94,15 @@ export class ModelledServer {
     this.#jobDoneAt = model.jobDoneAt ?? Infinity;
     const bytes = model.bodyBytes ?? 200;
     this.#bodies = { running: paddedBody('running', bytes), done: paddedBody('done', bytes) };
+    const answer = (status: number, body: string | null, etag: string | null, retryAfter: string | null): Answer => Object.freeze({ status, body, etag, retryAfter });
+    this.#answers = {
+      limited: answer(429, null, null, String(this.#rateLimit?.retryAfter ?? 1)),
+      overloaded: answer(503, null, null, this.#overloadRetryAfter),
+      running: answer(200, this.#bodies.running!, ETAG_RUNNING, null),
+      done: answer(200, this.#bodies.done!, ETAG_DONE, null),
+      runningNotModified: answer(304, null, ETAG_RUNNING, null),
+      doneNotModified: answer(304, null, ETAG_DONE, null),
+    };
   }
 
   /** The outage `time` falls in, if any. */
@@ -101,7 +113,11 @@ export class ModelledServer {
   /** Answers a request arriving at `time`. */
   handle(time: number, ifNoneMatch: string | null): Answer {
     const outage = this.outageAt(time);
-    if (outage) return { status: 503, body: null, etag: null, retryAfter: outage.retryAfter == null ? null : String(outage.retryAfter) };
+    if (outage) {
+      let answer = this.#outageAnswers.get(outage);
+      if (!answer) this.#outageAnswers.set(outage, (answer = Object.freeze({ status: 503, body: null, etag: null, retryAfter: outage.retryAfter == null ? null : String(outage.retryAfter) })));
+      return answer;
+    }
     const second = Math.floor(time / 1000);
     if (second !== this.#second) {
       this.#second = second;
@@ -111,17 +127,17 @@ export class ModelledServer {
     if (this.#rateLimit) {
       if (this.#admitted >= this.#rateLimit.rps) {
         // The window resets within the second, and Retry-After counts whole seconds.
-        return { status: 429, body: null, etag: null, retryAfter: String(this.#rateLimit.retryAfter ?? 1) };
+        return this.#answers.limited!;
       }
       this.#admitted += 1;
     }
     if (this.#served >= this.#capacity) {
-      return { status: 503, body: null, etag: null, retryAfter: this.#overloadRetryAfter };
+      return this.#answers.overloaded!;
     }
     this.#served += 1;
     const done = time >= this.#jobDoneAt;
     const etag = done ? ETAG_DONE : ETAG_RUNNING;
-    if (ifNoneMatch === etag) return { status: 304, body: null, etag, retryAfter: null };
-    return { status: 200, body: this.#bodies[done ? 'done' : 'running']!, etag, retryAfter: null };
+    if (ifNoneMatch === etag) return this.#answers[done ? 'doneNotModified' : 'runningNotModified']!;
+    return this.#answers[done ? 'done' : 'running']!;
   }
 }
