@@ -149,3 +149,38 @@ describe('poll with paceByData, against a real server', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('the pacing rule at its edges', () => {
+  /** The waits one loop of paceByData chooses after each of `answers`, the loop's settings being `settings`. */
+  const paced = (answers: PollAnswer[], options: PaceByDataOptions = { min: 1000, max: 8000 }, maxRetryAfter?: number): number[] => {
+    const { settings } = normalizePollOptions(maxRetryAfter === undefined ? undefined : { maxRetryAfter });
+    const hooks = paceByData(options).attach!({ request: requestFactory('http://127.0.0.1:7001/job', {}), settings })!;
+    return answers.map((answer) => hooks.pace!(2000, answer));
+  };
+  const ok = (data: unknown, headers: Record<string, string> = {}, at = 0): PollAnswer => ({ status: 200, headers: new Headers(headers), data, at });
+  const notModified304: PollAnswer = { status: 304, headers: new Headers(), at: 0 };
+
+  it('accepts min = max and factor 1 (the bounds are inclusive), and refuses infinite ones with the exact messages', () => {
+    expect(paced([notModified304, notModified304], { min: 1000, max: 1000 })).toEqual([1000, 1000]);
+    expect(paced([notModified304, notModified304], { min: 1000, max: 8000, factor: 1 })).toEqual([1000, 1000]);
+    expect(() => paceByData({ min: Infinity, max: Infinity })).toThrow(new TypeError('Expected `min` to be a finite number > 0'));
+    expect(() => paceByData({ min: 10, max: Infinity })).toThrow(new TypeError('Expected `max` to be a finite number >= `min`'));
+    expect(() => paceByData({ min: 10, max: 20, factor: Infinity })).toThrow(new TypeError('Expected `factor` to be a finite number >= 1'));
+  });
+
+  it('a 304 keeps the body before it as the last one: the same body after it is unchanged', () => {
+    expect(paced([ok({ v: 1 }), notModified304, ok({ v: 1 }), ok({ v: 2 })])).toEqual([1000, 2000, 4000, 1000]);
+  });
+
+  it('a body with no JSON (none, or one JSON cannot write) is always a change', () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    expect(paced([ok(undefined), ok(undefined), ok(circular), ok(circular)])).toEqual([1000, 1000, 1000, 1000]);
+  });
+
+  it("an HTTP-date Retry-After is measured from the answer's time, and capped by the poll's maxRetryAfter", () => {
+    const at = Date.parse('2015-10-21T07:27:00Z');
+    expect(paced([ok({ v: 1 }, { 'retry-after': 'Wed, 21 Oct 2015 07:27:05 GMT' }, at)])).toEqual([5000]);
+    expect(paced([ok({ v: 1 }, { 'retry-after': '7' })], { min: 1000, max: 8000 }, 3000)).toEqual([3000]);
+  });
+});

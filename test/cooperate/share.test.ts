@@ -205,3 +205,58 @@ describe('share()', () => {
     expect(server.requests).toHaveLength(3);
   });
 });
+
+describe('share() and shareTabs() in one realm, at the edges', () => {
+  it('a loop whose callers are all done is gone: a later poll of the same request sends its own first request', async () => {
+    server = await counting();
+    expect(await poll<Tick>(`${server.url}/job`, { use: [share()], isDone: () => true })).toEqual({ n: 1 });
+    expect(await poll<Tick>(`${server.url}/job`, { use: [share()], isDone: () => true })).toEqual({ n: 2 });
+    expect(await poll<Tick>(`${server.url}/job`, { use: [shareTabs()], isDone: () => true })).toEqual({ n: 3 });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("a caller's timeout rejects it with the exact message", async () => {
+    server = await counting();
+    const clock = virtualClock();
+    const short = poll<Tick>(`${server.url}/job`, { use: [share()], interval: 1000, timeout: 1500, env: clock.env() }).catch((e: unknown) => e);
+    await until(() => server!.requests.length === 1 && clock.pending() === 2);
+    await clock.advance(1500);
+    expect(await short).toMatchObject({ name: 'TimeoutError', message: 'Polling timed out after 1500 ms' });
+  });
+
+  it("the headers of a Request and of init, in either order, are one request", async () => {
+    server = await counting();
+    const url = `${server.url}/job`;
+    const clock = virtualClock();
+    const both = [
+      poll<Tick>(new Request(url, { headers: { 'x-b': '2' } }), { use: [share()], init: { headers: { 'x-a': '1' } }, interval: 1000, env: clock.env(), isDone: (t) => t.n >= 2 }),
+      poll<Tick>(new Request(url, { headers: { 'x-a': '1' } }), { use: [share()], init: { headers: { 'x-b': '2' } }, interval: 1000, env: clock.env(), isDone: (t) => t.n >= 2 }),
+    ];
+    await until(() => server!.requests.length === 1 && clock.pending() === 1);
+    await clock.advance(1000);
+    expect((await Promise.all(both)).map((t) => t.n)).toEqual([2, 2]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('without Web Locks, shareTabs() and share() of one request join one loop; other URLs are other loops', async () => {
+    server = await counting();
+    const clock = virtualClock();
+    const options = { interval: 1000, env: clock.env(), isDone: (t: Tick) => t.n >= 2 } as const;
+    const results = [
+      poll<Tick>(`${server.url}/a`, { ...options, use: [share()] }),
+      poll<Tick>(`${server.url}/a`, { ...options, use: [shareTabs()] }),
+      poll<Tick>(`${server.url}/b`, { ...options, use: [shareTabs()] }),
+    ];
+    await until(() => server!.requests.length === 2 && clock.pending() === 2);
+    await clock.advance(1000);
+    expect((await Promise.all(results)).map((t) => t.n)).toEqual([2, 2, 2]);
+    expect(server.requests.map((r) => r.path).sort()).toEqual(['/a', '/a', '/b', '/b']);
+  });
+
+  it('without Web Locks, a 404 rejects every shareTabs() caller with the HttpError', async () => {
+    server = await startServer(scripted([(res) => sendJson(res, 404, {})]));
+    const errors = await Promise.all([1, 2].map(() => poll(`${server!.url}/gone`, { use: [shareTabs()] }).catch((e: unknown) => e)));
+    expect(errors.map((e) => (e instanceof HttpError ? e.status : e))).toEqual([404, 404]);
+    expect(server.requests).toHaveLength(1);
+  });
+});

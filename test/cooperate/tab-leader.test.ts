@@ -65,7 +65,7 @@ function profile() {
   const clock = virtualClock({ start: 0 });
   const locks = fakeLocks();
   const sent: Array<[string, number, number]> = [];
-  return { clock, sent, open: (name: string, pace?: (n: number) => number) => tab(name, clock, locks, sent, pace) };
+  return { clock, sent, locks, name: `poll-${names}`, open: (name: string, pace?: (n: number) => number) => tab(name, clock, locks, sent, pace) };
 }
 
 describe('shareAcrossTabs', () => {
@@ -127,6 +127,8 @@ describe('shareAcrossTabs', () => {
     a.hidden.set(true); // a steps down: nobody visible, nobody polls
     await clock.advance(5000);
     expect(sent.map(([who]) => who)).toEqual(['a']);
+    // b's cancelled bid was never granted: it never led, even for a turn.
+    expect(b.roles).toEqual(['follower']);
     b.hidden.set(false);
     await untilWithTimers(clock, () => sent.length === 2, 'b leads once visible');
     expect(sent[1]![0]).toBe('b');
@@ -135,7 +137,65 @@ describe('shareAcrossTabs', () => {
     await untilWithTimers(clock, () => sent.length === 3);
     expect(sent.map(([who]) => who)).toEqual(['a', 'b', 'b']); // a queues behind b
     expect(a.received).toEqual([1, 2, 3]); // informed while hidden
+    expect(a.roles).toEqual(['leader', 'follower']); // a leader that stepped down follows the next one
     a.stop.abort();
     b.stop.abort();
+  });
+
+  it("asks for the lock `pollite:<name>`; a message heard while leading is news, and leaves it the leader", async () => {
+    const { clock, sent, locks, name, open } = profile();
+    const a = open('a');
+    await untilWithTimers(clock, () => sent.length === 1);
+    expect(locks.names).toEqual([`pollite:${name}`]);
+    const late = new TrackedChannel(`pollite:${name}`);
+    late.postMessage({ data: 99, sentAt: 0 });
+    await untilWithTimers(clock, () => a.received.length === 2, 'the late body');
+    expect(a.received).toEqual([1, 99]);
+    expect(a.roles).toEqual(['leader']);
+    a.stop.abort();
+  });
+
+  it('a tab that stops closes its channel and stops listening to visibility', async () => {
+    const { clock, sent, name, open } = profile();
+    const a = open('a');
+    await untilWithTimers(clock, () => sent.length === 1);
+    expect(a.hidden.listeners()).toBe(1);
+    a.stop.abort();
+    expect(a.hidden.listeners()).toBe(0);
+    const other = new TrackedChannel(`pollite:${name}`);
+    other.postMessage({ data: 5, sentAt: 0 });
+    const probe = new TrackedChannel(`pollite:${name}`);
+    const heard = new Promise((resolve) => (probe.onmessage = resolve));
+    other.postMessage({ data: 6, sentAt: 0 });
+    await heard;
+    expect(a.received).toEqual([1]);
+  });
+
+  it("a lock request that fails (not cancelled) is the poll's error", async () => {
+    const clock = virtualClock({ start: 0 });
+    const env = resolveEnvironment(clock.env());
+    const failed: unknown[] = [];
+    const refused = new Error('locks refused');
+    const stop = new AbortController();
+    shareAcrossTabs<number>(
+      {
+        name: 'refused',
+        env,
+        pauseWhenHidden: false,
+        interval: 1000,
+        stop: stop.signal,
+        lead: async () => undefined,
+        deliver: async () => undefined,
+        // As shareTabs does: the error settles this tab's callers, and the last one leaving stops the tab.
+        fail: (error) => {
+          failed.push(error);
+          stop.abort();
+        },
+        onRole: () => undefined,
+      },
+      { locks: { request: () => Promise.reject(refused) }, Channel: TrackedChannel },
+    );
+    await untilWithTimers(clock, () => failed.length > 0, 'the failure');
+    expect(failed).toEqual([refused]);
   });
 });

@@ -3,10 +3,13 @@ import { afterEach } from 'vitest';
 /**
  * A fake Web Locks manager with the real semantics (one holder, requests
  * granted in order, a signal cancels a pending request only); `held` says
- * whether some callback holds the lock now.
+ * whether some callback holds the lock now, `names` lists every name asked
+ * for. (One lock whatever the name: the tests' other tabs ask under names of
+ * their own.)
  */
 export function fakeLocks() {
   let held = false;
+  const names: string[] = [];
   const queue: Array<() => void> = [];
   const next = (): void => {
     const grant = queue.shift();
@@ -15,7 +18,9 @@ export function fakeLocks() {
   };
   return {
     held: () => held,
-    request(_name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown>): Promise<unknown> {
+    names,
+    request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown>): Promise<unknown> {
+      names.push(name);
       return new Promise((resolve, reject) => {
         const { signal } = options;
         if (signal?.aborted) return reject(signal.reason);
