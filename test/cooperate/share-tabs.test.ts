@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearCooldowns, shareTabs } from '../../src/cooperate/index.js';
 import { shareKey } from '../../src/cooperate/share-key.js';
 import { requestFactory } from '../../src/http/request.js';
-import { poll, type PollEvent } from '../../src/index.js';
+import { HttpError, poll, type PollEvent } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
 import { fakeLocks, TrackedChannel } from './helpers/fake-locks.js';
 import { until, untilWithTimers, virtualClock } from './helpers/virtual-clock.js';
@@ -96,5 +96,18 @@ describe('shareTabs() with Web Locks and BroadcastChannel', () => {
     expect(await result).toEqual({ n: 1 });
     expect(updates).toEqual([7, 1]);
     expect(events.map(described).slice(3)).toEqual(['request', 'response']);
+  });
+
+  it("an error of the leader's loop (a 404) rejects this tab's callers with the HttpError", async () => {
+    server = await startServer((_req, res) => sendJson(res, 404, {}));
+    const clock = virtualClock();
+    let error: unknown;
+    const settled = poll(`${server.url}/gone`, { use: [shareTabs()], env: clock.env() }).catch((e: unknown) => (error = e));
+    // The new leader yields once (a zero wait on the clock) before its first request.
+    await untilWithTimers(clock, () => error !== undefined, 'the rejection');
+    await settled;
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(404);
+    expect(server.requests).toHaveLength(1);
   });
 });
