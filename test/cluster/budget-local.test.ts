@@ -54,6 +54,17 @@ describe('cluster.budget() when Redis answers and when it fails', () => {
     ]);
   });
 
+  it('refunds made alone are kept through the faults that follow: the cut to what the shared bucket had is made once, when it falls back', async () => {
+    const down = new Error('ERR down');
+    const { redis } = scripted(['1', down, down, down, down]);
+    const budget = createCluster({ redis, recheck: 0 }).budget({ capacity: 10 });
+    expect(await budget.withdraw(2)).toBe(true); // Redis: 1 left
+    expect(await budget.withdraw(1)).toBe(true); // alone: 8 cut to 1, then 0
+    await budget.refund();
+    await budget.refund();
+    expect(await budget.withdraw(2)).toBe(true); // the two refunds
+  });
+
   it('refuses options that are not an object, and a name that is not a string, with a TypeError naming them', () => {
     const { redis } = scripted([]);
     const c = createCluster({ redis });
