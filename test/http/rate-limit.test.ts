@@ -30,6 +30,18 @@ describe('parseRateLimit: every dialect the limiters speak', () => {
     expect(parseRateLimit(h({ 'ratelimit-reset': '99999999' }), NOW, 1000).reset).toBe(1000);
   });
 
+  it('reads values through any HeaderReader, trimmed, counts of several digits included', () => {
+    const fields: Record<string, string> = { 'ratelimit-remaining': ' 12 ', 'ratelimit-reset': ' 2.5 ' };
+    const reader = { get: (name: string): string | null => fields[name] ?? null };
+    expect(parseRateLimit(reader, NOW)).toEqual({ remaining: 12, reset: 2500 });
+    expect(parseRateLimit(h({ ratelimit: 'limit=100, remaining=42, reset=10' }), NOW)).toEqual({ remaining: 42, reset: 10_000 });
+  });
+
+  it('reads an X-RateLimit-Reset of exactly 10^9 as seconds to go, one more as epoch seconds', () => {
+    expect(parseRateLimit(h({ 'x-ratelimit-reset': '1000000000' }), NOW)).toEqual({ remaining: null, reset: 300_000 });
+    expect(parseRateLimit(h({ 'x-ratelimit-reset': '1000000001' }), NOW)).toEqual({ remaining: null, reset: 0 });
+  });
+
   it('never throws and returns finite values in range for any header text (fuzzed, 1 MB included)', () => {
     const text = fc.oneof(fc.string({ maxLength: 200 }), fc.stringMatching(/^[0-9.;,=rtlimaesingx "-]{0,80}$/));
     fc.assert(
