@@ -4,7 +4,7 @@ import { requestFactory } from '../../src/http/request.js';
 import { normalizePollOptions } from '../../src/poll/normalize-poll-options.js';
 import { poll, type PollAnswer, type PollEvent } from '../../src/index.js';
 import { recordingEnv } from '../helpers/env.js';
-import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { json, scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 
 // The 429 slowdown of the old adaptive interval moves into the core; its
 // tests are listed in ./throttle.todo.md until they are re-added there.
@@ -27,8 +27,6 @@ const walk = (signals: Signal[], options: PaceByDataOptions = { min: 1000, max: 
   const hooks = paceByData(options).attach!({ request: requestFactory('http://127.0.0.1:7001/job', {}), settings: normalizePollOptions(undefined).settings })!;
   return signals.map((signal, i) => hooks.pace!(2000, answerOf(signal, i)));
 };
-const json = (status: number, body: unknown, headers?: Record<string, string>) => (res: Parameters<typeof sendJson>[0]) =>
-  sendJson(res, status, body, headers);
 const notModified = (res: Parameters<typeof sendJson>[0]): void => void res.writeHead(304).end();
 const waits = (events: PollEvent[]): number[] => events.flatMap((e) => (e.type === 'wait' || e.type === 'retry' ? [e.delay] : []));
 

@@ -75,6 +75,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/** A script step (see {@link scripted}) that answers with {@link sendJson}. */
+export const json =
+  (status: number, body: unknown, headers?: Record<string, string>) =>
+  (res: ServerResponse): void =>
+    sendJson(res, status, body, headers);
+
 /** Answers from a script: the i-th request gets script[i] (the last entry repeats). */
 export function scripted(script: Array<(res: ServerResponse, seen: SeenRequest) => void>): Handler {
   return (_req, res, seen, index) => script[Math.min(index, script.length - 1)]!(res, seen);

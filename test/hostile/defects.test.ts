@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { fetchWithRetry, isTimeoutError, ParseError, poll, PollGaveUpError, retry } from '../../src/index.js';
 import { recordingEnv } from '../helpers/env.js';
 import { trackListeners } from '../helpers/event-listeners.js';
-import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { json, scripted, startServer, type TestServer } from '../helpers/server.js';
 
 // Listeners on every AbortSignal and EventTarget, pollite's own signals included; undici's (owner
 // 'fetch') on the signal pollite hands to fetch stay until the request is collected, so they are
@@ -27,7 +27,6 @@ afterEach(async () => {
 });
 
 const isDone = (job: { status: string }): boolean => job.status === 'done';
-const json = (status: number, body: unknown, headers?: Record<string, string>) => (res: ServerResponse) => sendJson(res, status, body, headers);
 /** A 200 whose body never ends: a chunk every few ms. */
 const endless = (res: ServerResponse): void => {
   res.writeHead(200, { 'content-type': 'application/json' });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HttpError, PollGaveUpError, poll, type PollEvent, type PollFeature } from '../../src/index.js';
 import { switchable, until } from '../cooperate/helpers/virtual-clock.js';
 import { recordingEnv } from '../helpers/env.js';
-import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { json, scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 
 // The edges of poll that mutation testing found untested: exact messages, the bounds of each
 // comparison, which wakes end which wait, and what the first tick of a poll does.
@@ -18,8 +18,6 @@ interface Job {
   status: string;
 }
 const isDone = (job: Job): boolean => job.status === 'done';
-const json = (status: number, body: unknown, headers?: Record<string, string>) => (res: Parameters<typeof sendJson>[0]) =>
-  sendJson(res, status, body, headers);
 /** The connection dropped before any answer: a network failure. */
 const drop = (res: Parameters<typeof sendJson>[0]): void => void res.socket?.destroy();
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchWithRetry, poll, type LoopHooks, type PollAnswer, type PollEvent, type PollFeature } from '../../src/index.js';
 import { recordingEnv } from '../helpers/env.js';
-import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { json, scripted, startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -13,8 +13,6 @@ interface Job {
   status: string;
 }
 const isDone = (job: Job): boolean => job.status === 'done';
-const json = (status: number, body: unknown, headers?: Record<string, string>) => (res: Parameters<typeof sendJson>[0]) =>
-  sendJson(res, status, body, headers);
 
 describe('the feature contract: a feature joins the loop at its named points', () => {
   it('hold, answer, pace and waiting are asked in order, with what each answer was', async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError, ParseError, PollGaveUpError, poll, type PollEvent } from '../../src/index.js';
 import { until, virtualClock } from '../cooperate/helpers/virtual-clock.js';
 import { recordingEnv } from '../helpers/env.js';
-import { REFUSED_URL, scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { REFUSED_URL, json, scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -16,8 +16,6 @@ interface Job {
   progress?: number;
 }
 const isDone = (job: Job): boolean => job.status === 'done' || job.status === 'failed';
-const json = (status: number, body: unknown, headers?: Record<string, string>) => (res: Parameters<typeof sendJson>[0]) =>
-  sendJson(res, status, body, headers);
 
 describe('poll against a real server', () => {
   it('polls until a terminal state, calling onUpdate with every body', async () => {
