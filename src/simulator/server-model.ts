@@ -73,11 +73,9 @@ const paddedBody = (status: string, bytes: number): string => {
 export class ModelledServer {
   readonly responseTime: number;
   #capacity: number;
-  #overloadRetryAfter: string | null;
   #outages: Outage[];
   #rateLimit: { rps: number; retryAfter?: number } | undefined;
   #jobDoneAt: number;
-  #bodies: Record<string, string>;
   #second = -1;
   #served = 0;
   #admitted = 0;
@@ -88,18 +86,16 @@ export class ModelledServer {
   constructor(model: ServerModel = {}) {
     this.responseTime = model.responseTime ?? 20;
     this.#capacity = model.capacity ?? Infinity;
-    this.#overloadRetryAfter = model.overloadRetryAfter == null ? null : String(model.overloadRetryAfter);
     this.#outages = model.outages ?? [];
     this.#rateLimit = model.rateLimit;
     this.#jobDoneAt = model.jobDoneAt ?? Infinity;
     const bytes = model.bodyBytes ?? 200;
-    this.#bodies = { running: paddedBody('running', bytes), done: paddedBody('done', bytes) };
     const answer = (status: number, body: string | null, etag: string | null, retryAfter: string | null): Answer => Object.freeze({ status, body, etag, retryAfter });
     this.#answers = {
       limited: answer(429, null, null, String(this.#rateLimit?.retryAfter ?? 1)),
-      overloaded: answer(503, null, null, this.#overloadRetryAfter),
-      running: answer(200, this.#bodies.running!, ETAG_RUNNING, null),
-      done: answer(200, this.#bodies.done!, ETAG_DONE, null),
+      overloaded: answer(503, null, null, model.overloadRetryAfter == null ? null : String(model.overloadRetryAfter)),
+      running: answer(200, paddedBody('running', bytes), ETAG_RUNNING, null),
+      done: answer(200, paddedBody('done', bytes), ETAG_DONE, null),
       runningNotModified: answer(304, null, ETAG_RUNNING, null),
       doneNotModified: answer(304, null, ETAG_DONE, null),
     };
