@@ -12,9 +12,10 @@
  * setTimeout(0). No promise per hop: a fleet takes hundreds of thousands.
  */
 export function microtaskDrainer(): { hop: (callback: () => void) => void; close: () => void } {
-  const { setImmediate: immediate } = globalThis as { setImmediate?: (callback: () => void) => unknown };
-  if (typeof immediate === 'function') return { hop: (callback) => void immediate(callback), close: () => undefined };
-  if (typeof MessageChannel !== 'function') return { hop: (callback) => void setTimeout(callback, 0), close: () => undefined };
+  // Where macrotask() needs no MessageChannel, it is the hop; else one channel serves every hop.
+  if (typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function' || typeof MessageChannel !== 'function') {
+    return { hop: macrotask, close: () => undefined };
+  }
   const channel = new MessageChannel();
   let next: () => void = () => undefined;
   channel.port1.onmessage = () => next();
