@@ -2,14 +2,20 @@ import type { RequestFactory } from '../http/request.js';
 
 /**
  * What makes two polls the same poll: method, URL, headers (names
- * lower-cased, sorted) and body. `undefined` when the body cannot be
- * compared without reading it (a stream, Blob, FormData, a Request's own
- * body): such a poll runs on its own rather than risk answering one caller
- * with another's data.
+ * lower-cased, sorted) and body, with its kind: fetch adds a Content-Type of
+ * its own for a string (`text/plain;charset=UTF-8`, `''` included) and for
+ * URLSearchParams (`application/x-www-form-urlencoded;charset=UTF-8`), none
+ * for no body, so `''` and no body, or `'a=1'` and
+ * `new URLSearchParams('a=1')`, are different requests. `undefined` when the
+ * body cannot be compared without reading it (a stream, Blob, FormData, a
+ * Request's own body): such a poll runs on its own rather than risk
+ * answering one caller with another's data. The key also names the Web Lock
+ * and BroadcastChannel of `shareTabs()`, which every copy of pollite in the
+ * tabs of an origin must name alike.
  */
 export function shareKey(request: RequestFactory): string | undefined {
   const { body } = request;
-  const text = body == null ? '' : typeof body === 'string' ? body : body instanceof URLSearchParams ? body.toString() : undefined;
+  const text = body == null ? '' : typeof body === 'string' ? `s${body}` : body instanceof URLSearchParams ? `u${body}` : undefined;
   if (text === undefined) return undefined;
   const headers = Object.keys(request.headers)
     .sort()
