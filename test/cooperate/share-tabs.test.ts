@@ -98,6 +98,25 @@ describe('shareTabs() with Web Locks and BroadcastChannel', () => {
     expect(events.map(described).slice(3)).toEqual(['request', 'response']);
   });
 
+  it("a broadcast body says when its request left, not when its answer came: the server holds it while the clock moves", async () => {
+    let answer = (): void => undefined;
+    server = await startServer((_req, res) => void (answer = () => sendJson(res, 200, { n: 1 })));
+    const url = `${server.url}/job`;
+    const clock = virtualClock();
+    const heard: unknown[] = [];
+    const other = channelOf(url);
+    other.onmessage = (event: MessageEvent) => void heard.push(event.data);
+    const result = poll<Tick>(url, { use: [shareTabs()], interval: 1000, env: clock.env(), isDone: (t) => t.n === 1 });
+    await untilWithTimers(clock, () => server!.requests.length === 1, 'the request');
+    expect(clock.now()).toBe(1_000_000);
+    await clock.advance(300); // the answer comes 300 ms after the request
+    answer();
+    expect(await result).toEqual({ n: 1 });
+    await until(() => heard.length === 1, 'the broadcast');
+    // A next leader counts its interval from the request (1,000,000), not from the answer.
+    expect(heard).toEqual([{ data: { n: 1 }, sentAt: 1_000_000 }]);
+  });
+
   it("an error of the leader's loop (a 404) rejects this tab's callers with the HttpError", async () => {
     server = await startServer((_req, res) => sendJson(res, 404, {}));
     const clock = virtualClock();
