@@ -15,10 +15,9 @@ export interface ShareContext {
   jobs: Map<string, { local: LocalCallers; job?: JobShare }>;
 }
 
-/** The size of `text` in UTF-8, or `Infinity` once it is sure to be over `max` (measured only when it may be close). */
+/** The size of `text` in UTF-8 when it is over `max`, else undefined (measured only when it may be: a character is at most 3 bytes). */
 const tooLarge = (text: string, max: number): number | undefined => {
   if (text.length * 3 <= max) return undefined;
-  if (text.length > max) return text.length;
   const bytes = new TextEncoder().encode(text).length;
   return bytes > max ? bytes : undefined;
 };

@@ -131,7 +131,11 @@ export class JobShare {
       if (!this.#loop) {
         // A joiner that leads at once still gets the latest body first, as a follower would.
         if (stamp > this.#delivered) await this.#catchUp();
-        if (this.#stopped) return every;
+        // The last caller left during the catch-up: the lease is ours, free it.
+        if (this.#stopped) {
+          this.#release();
+          return every;
+        }
         this.#startLoop(this.#dueIn(nextMs));
       }
       this.#setRole('leader');

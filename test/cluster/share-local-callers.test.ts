@@ -139,7 +139,7 @@ describe('what cluster.share() publishes of a body', () => {
   });
 
   it('a select that throws, or leaves no JSON, is reported and nothing published; a body of exactly maxBytes (bytes, not characters) is published, one more is not', async () => {
-    const bodies: unknown[] = ['aaaa', 'éé', 'ééé', 'aaaaaaaaa', 7];
+    const bodies: unknown[] = ['aaaa', 'éé', 'ééé', 'aaaaaaaaa', 'éééééééé', 7];
     server = await answering((n) => bodies[n - 1]);
     const r = leader();
     const statuses: ClusterStatus[] = [];
@@ -150,17 +150,19 @@ describe('what cluster.share() publishes of a body', () => {
       (b) => b,
       (b) => b,
       (b) => b,
+      (b) => b,
       () => {
         throw broken;
       },
     ];
     let i = 0;
-    // JSON '"aaaa"' is 6 bytes, '"éé"' 6 bytes in 4 characters, '"ééé"' 8, '"aaaaaaaaa"' 11.
+    // JSON '"aaaa"' is 6 bytes, '"éé"' 6 bytes in 4 characters, '"ééé"' 8, '"aaaaaaaaa"' 11, '"éééééééé"' 18 in 10 characters.
     await poll(`${server.url}/job`, { interval: 10, use: [c.share({ maxBytes: 6, select: (b) => picks[i++]!(b) })], isDone: (b) => b === 7 });
     expect(r.sent.filter((s) => s.script === 'PUBLISH').map((s) => s.args[1])).toEqual(['"aaaa"', '"éé"']);
     expect(statuses).toEqual([
       { type: 'unpublished', reason: 'too-large', bytes: 8 },
       { type: 'unpublished', reason: 'too-large', bytes: 11 },
+      { type: 'unpublished', reason: 'too-large', bytes: 18 },
       { type: 'unpublished', reason: 'error', error: broken },
     ]);
     await c.close();

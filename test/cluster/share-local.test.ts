@@ -103,8 +103,9 @@ describe('cluster.share(): a follower', () => {
     const channel = r.sent[0]!.keys[0]!.slice(0, -':lease'.length);
     expect(r.listeners(channel)).toBe(1);
     r.publish(channel, 'b105\n{"n":7}');
-    for (const message of ['b104\n{"n":6}', 'b106{"n":8}', 'x107\n{"n":8}', 'b108\n{"n":', 'b105\n{"n":9}', 'w-1']) r.publish(channel, message);
-    r.publish(channel, 'w50');
+    for (const message of ['b104\n{"n":6}', 'b106{"n":8}', 'x107\n{"n":8}', 'b108\n{"n":', 'b105\n{"n":9}']) r.publish(channel, message);
+    // A wait, then two that are not (a negative one, one that is no number).
+    for (const message of ['w50', 'w-1', 'wx']) r.publish(channel, message);
     t += 20;
     r.publish(channel, 'r');
     expect((await done).n).toBe(1);
@@ -195,6 +196,8 @@ describe('cluster.share(): Redis failing, a lease lost, leaving', () => {
     const polling = poll<{ n: number }>(`${server.url}/job`, { interval: 30, use: [cluster.share()], signal: stop.signal, onEvent: (e) => void events.push(e), onUpdate: (b) => void got.push(b.n), isDone: () => false });
     await until(() => got.length >= 3, 'three bodies alone', 2000);
     expect(r.names()).toEqual(['ACQUIRE']);
+    // At once: no wait before its first request.
+    expect(events.slice(0, 2).map((e) => e.type)).toEqual(['request', 'share']);
     down = false;
     r.watch(true);
     await until(() => roles(events).length === 2, 'following', 2000);
@@ -253,6 +256,19 @@ describe('cluster.share(): Redis failing, a lease lost, leaving', () => {
     expect(server.requests).toHaveLength(0);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(r.names()).toEqual(['ACQUIRE', 'RELEASE']);
+
+    // A lease it did not get is not released.
+    const stop2 = new AbortController();
+    const r2 = scriptedRedis(leading({ ACQUIRE: () => new Promise((resolve) => (answer = resolve)) }));
+    const other = createCluster({ redis: r2.redis, prefix: 'p:', lease: LEASE });
+    const second = poll(`${server.url}/job`, { use: [other.share()], signal: stop2.signal, isDone: () => false });
+    await until(() => r2.sent.length === 1, 'the ACQUIRE', 2000);
+    stop2.abort();
+    await expect(second).rejects.toThrow();
+    answer([0, -2, '0', LEASE]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(r2.names()).toEqual(['ACQUIRE']);
+    await other.close();
     await cluster.close();
   });
 
@@ -317,12 +333,12 @@ describe('cluster.share(): checks, messages while leading, releasing', () => {
     expect(roles(events)).toEqual(['follower']);
     answer([0, -2, '105', LEASE]);
     r.publish(channel, 'r');
-    await until(() => server!.requests.length === 2, 'two requests as leader', 2000);
+    await until(() => got.length === 3, 'two bodies as leader', 2000);
     // Leading: another's body and wait change nothing; a release message makes it check (and keep the lease, saying nothing new).
     r.publish(channel, 'b999\n{"n":99}');
     r.publish(channel, 'w5000');
     r.publish(channel, 'r');
-    await until(() => server!.requests.length === 4, 'two more requests', 2000);
+    await until(() => got.length === 5, 'two more bodies', 2000);
     stop.abort(new Error('caller done'));
     await expect(polling).rejects.toThrow(new Error('caller done'));
     expect(got).toEqual([{ n: 7 }, { n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
@@ -351,7 +367,12 @@ describe('cluster.share(): checks, messages while leading, releasing', () => {
   });
 
   it('polling alone (Redis failing), a caller that leaves still frees the lease, with no minimum next once an interval has passed', async () => {
-    server = await counting();
+    // Slow answers: a second loop, if one were started, would have its request out beside the first.
+    let n = 0;
+    server = await startServer(async (_req, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      sendJson(res, 200, { n: ++n });
+    });
     let t = 1000;
     const r = scriptedRedis(leading({ ACQUIRE: () => new Error('ERR down') }));
     const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE, recheck: 0 });
@@ -364,6 +385,7 @@ describe('cluster.share(): checks, messages while leading, releasing', () => {
     await until(() => r.names().includes('RELEASE'), 'the release', 2000);
     expect(r.names()).toEqual(['ACQUIRE', 'ACQUIRE', 'RELEASE']);
     expect(r.sent[2]!.args[1]).toBe('0');
+    expect(server.inFlight.max).toBe(1);
     await cluster.close();
   });
 });
@@ -371,23 +393,170 @@ describe('cluster.share(): checks, messages while leading, releasing', () => {
 describe('cluster.share(): the takeover wait, clamped', () => {
   it('never longer than one interval after the last body heard (a clock that went back), none once the announced wait is past', async () => {
     server = await counting();
-    for (const [message, move, wait] of [
-      ['b105\n{"n":7}', -1000, { type: 'wait', delay: 60, at: 4060 }],
-      ['w10', 50, undefined],
+    for (const [messages, move, takeover, wait] of [
+      [['b105\n{"n":7}'], -1000, [1, -2, '0', LEASE], { type: 'wait', delay: 60, at: 4060 }],
+      [['w10'], 50, [1, -2, '0', LEASE], undefined],
+      // A wait of 0 is one: the next request is due at once.
+      [['w50', 'w0'], 20, [1, -2, '0', LEASE], undefined],
+      // Redis has no next request due (0 ms left): the last body heard decides.
+      [['b105\n{"n":7}'], 15, [1, 0, '0', LEASE], { type: 'wait', delay: 45, at: 5060 }],
     ] as const) {
-      const r = scriptedRedis(leading({ ACQUIRE: acquires([0, -2, '0', LEASE], [1, -2, '0', LEASE]) }));
+      const r = scriptedRedis(leading({ ACQUIRE: acquires([0, -2, '0', LEASE], takeover) }));
       const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE });
       let t = 5000;
       const events: PollEvent[] = [];
       const done = poll<{ n: number }>(`${server.url}/job`, { interval: 60, use: [cluster.share()], env: { now: () => t }, onEvent: (e) => void events.push(e), isDone: (b) => b.n !== 7 });
       await until(() => roles(events).length === 1, 'the role', 2000);
       const channel = r.sent[0]!.keys[0]!.slice(0, -':lease'.length);
-      r.publish(channel, message);
+      for (const message of messages) r.publish(channel, message);
       t += move;
       r.publish(channel, 'r');
       await done;
       expect(events.find((e) => e.type === 'wait')).toEqual(wait);
       await cluster.close();
     }
+  });
+});
+
+describe('cluster.share(): one check at a time, and what leaving stops', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('a check asked for while one is out runs after it, once (never side by side)', async () => {
+    server = await counting();
+    let answer: (reply: unknown) => void = () => undefined;
+    let calls = 0;
+    const r = scriptedRedis(leading({ ACQUIRE: () => ((calls += 1), calls === 1 ? new Promise((resolve) => (answer = resolve)) : [0, -2, '0', LEASE]) }));
+    const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE });
+    const stop = new AbortController();
+    const polling = poll(`${server.url}/job`, { use: [cluster.share()], signal: stop.signal, isDone: () => false });
+    await until(() => r.sent.length === 1, 'the first check', 2000);
+    const channel = r.sent[0]!.keys[0]!.slice(0, -':lease'.length);
+    r.publish(channel, 'r');
+    r.publish(channel, 'r');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(r.names()).toEqual(['ACQUIRE']);
+    answer([0, -2, '0', LEASE]);
+    await until(() => r.sent.length === 2, 'the check asked for', 2000);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(r.names()).toEqual(['ACQUIRE', 'ACQUIRE']);
+    stop.abort(new Error('caller done'));
+    await expect(polling).rejects.toThrow(new Error('caller done'));
+    await cluster.close();
+  });
+
+  it('a leader whose last caller left while its PUBLISH was out releases, and does not check again when the PUBLISH says the lease was lost', async () => {
+    server = await counting();
+    let answer: (reply: unknown) => void = () => undefined;
+    const r = scriptedRedis(leading({ PUBLISH: () => new Promise((resolve) => (answer = resolve)) }));
+    const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE });
+    const stop = new AbortController();
+    const polling = poll(`${server.url}/job`, { use: [cluster.share()], signal: stop.signal, isDone: () => false });
+    await until(() => r.names().includes('PUBLISH'), 'the PUBLISH', 2000);
+    stop.abort(new Error('caller done'));
+    await expect(polling).rejects.toThrow(new Error('caller done'));
+    await until(() => r.names().includes('RELEASE'), 'the release', 2000);
+    answer(0);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(r.names()).toEqual(['ACQUIRE', 'PUBLISH', 'RELEASE']);
+    await cluster.close();
+  });
+
+  it('a leader whose last caller left during its catch-up frees the lease it got, sends no request, and arms no further check', async () => {
+    server = await counting();
+    const armed: number[] = [];
+    const real = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => (armed.push(ms ?? 0), real(callback, ms))) as typeof setTimeout);
+    let answer: (reply: unknown) => void = () => undefined;
+    const r = scriptedRedis(leading({ ACQUIRE: acquires([1, -2, '105', LEASE]), LATEST: () => new Promise((resolve) => (answer = resolve)) }));
+    const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE, deadline: 999 });
+    const stop = new AbortController();
+    const polling = poll(`${server.url}/job`, { use: [cluster.share()], signal: stop.signal, isDone: () => false });
+    await until(() => r.names().includes('LATEST'), 'the catch-up', 2000);
+    const [lease, next, last] = r.sent[0]!.keys;
+    expect(r.sent[1]).toEqual({ script: 'LATEST', keys: [last], args: [] });
+    stop.abort(new Error('caller done'));
+    await expect(polling).rejects.toThrow(new Error('caller done'));
+    armed.length = 0;
+    answer(['105', '{"n":7}']);
+    await until(() => r.names().includes('RELEASE'), 'the release', 2000);
+    await new Promise((resolve) => real(resolve, 30));
+    expect(r.sent.slice(2)).toEqual([{ script: 'RELEASE', keys: [lease, next], args: [r.sent[0]!.args[0], '0', lease!.slice(0, -':lease'.length)] }]);
+    expect(server.requests).toHaveLength(0);
+    expect(armed.filter((ms) => ms !== 999 && ms !== 30 && ms !== 20)).toEqual([]);
+    await cluster.close();
+  });
+
+  it('a short ACQUIRE reply: no next request (no wait before the first), no time left on the lease (a follower checks a third of the lease later)', async () => {
+    server = await counting();
+    const armed: number[] = [];
+    const real = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => (armed.push(ms ?? 0), real(callback, ms))) as typeof setTimeout);
+    const events: PollEvent[] = [];
+    const r = scriptedRedis(leading({ ACQUIRE: acquires([1]) }));
+    const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE, deadline: 999 });
+    await poll(`${server.url}/job`, { use: [cluster.share()], onEvent: (e) => void events.push(e), isDone: () => true });
+    expect(events.slice(0, 2).map((e) => e.type)).toEqual(['request', 'share']);
+    await cluster.close();
+
+    for (const reply of [[0], [0, -2, '0', 0]]) {
+      const r2 = scriptedRedis(leading({ ACQUIRE: acquires(reply) }));
+      const other = createCluster({ redis: r2.redis, prefix: 'p:', lease: LEASE, deadline: 999 });
+      const stop = new AbortController();
+      armed.length = 0;
+      const polling = poll(`${server.url}/job`, { use: [other.share()], signal: stop.signal, isDone: () => false });
+      await until(() => r2.sent.length === 1, 'the check', 2000);
+      await new Promise((resolve) => real(resolve, 20));
+      expect(armed.filter((ms) => ms !== 999 && ms !== 20)).toEqual([10_000]);
+      stop.abort(new Error('caller done'));
+      await expect(polling).rejects.toThrow(new Error('caller done'));
+      await other.close();
+    }
+  });
+
+  it("the release keeps the next request one interval after the leader's last request, not after its last event", async () => {
+    server = await counting();
+    const r = scriptedRedis(leading());
+    const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE });
+    let t = 1000;
+    const stop = new AbortController();
+    const polling = poll(`${server.url}/job`, {
+      interval: 40,
+      use: [cluster.share()],
+      env: { now: () => t },
+      signal: stop.signal,
+      onUpdate: () => void (t += 15),
+      onEvent: (e) => void (e.type === 'wait' && stop.abort(new Error('caller done'))),
+      isDone: () => false,
+    });
+    await expect(polling).rejects.toThrow(new Error('caller done'));
+    await until(() => r.names().includes('RELEASE'), 'the release', 2000);
+    expect(r.sent.find((s) => s.script === 'RELEASE')!.args[1]).toBe('25');
+    await cluster.close();
+  });
+
+  it('a PUBLISH that fails is no failure of the poll: the leader delivers the body and goes on', async () => {
+    server = await counting();
+    let fails = 1;
+    const r = scriptedRedis(leading({ PUBLISH: () => (fails-- > 0 ? new Error('ERR busy') : '200') }));
+    const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE, recheck: 0 });
+    const got: number[] = [];
+    const body = await poll<{ n: number }>(`${server.url}/job`, { interval: 20, use: [cluster.share()], onUpdate: (b) => void got.push(b.n), isDone: (b) => b.n >= 2 });
+    expect(body).toEqual({ n: 2 });
+    expect(got).toEqual([1, 2]);
+    await cluster.close();
+  });
+
+  it('a hash that fails (the platform has no SHA-256) rejects the callers with its error', async () => {
+    server = await counting();
+    const broken = new Error('no digest');
+    vi.spyOn(crypto.subtle, 'digest').mockRejectedValueOnce(broken);
+    const r = scriptedRedis(leading());
+    const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE });
+    await expect(poll(`${server.url}/job`, { use: [cluster.share()], isDone: () => true })).rejects.toBe(broken);
+    expect(r.sent).toEqual([]);
+    expect(server.requests).toHaveLength(0);
+    await cluster.close();
   });
 });
