@@ -8,13 +8,16 @@ export async function sha256(text: string): Promise<string> {
 
 /**
  * What makes two polls the same job: method, URL, headers (names
- * lower-cased, sorted) and body, as `share()` keys them (its `shareKey` is
- * not public). `undefined` for a body that cannot be compared without
- * reading it (a stream, Blob, FormData): that poll runs on its own.
+ * lower-cased, sorted) and body with its kind, as `share()` keys them (its
+ * `shareKey` is not public): fetch sends a string (`''` included) as
+ * `text/plain;charset=UTF-8` and URLSearchParams as a form, no body with no
+ * Content-Type, so those are different jobs (`s` or `u` before the text).
+ * `undefined` for a body that cannot be compared without reading it (a
+ * stream, Blob, FormData): that poll runs on its own.
  */
 export function jobMaterial(request: PollCall<unknown>['request']): string | undefined {
   const { body } = request;
-  const text = body == null ? '' : typeof body === 'string' ? body : body instanceof URLSearchParams ? body.toString() : undefined;
+  const text = body == null ? '' : typeof body === 'string' ? `s${body}` : body instanceof URLSearchParams ? `u${body}` : undefined;
   if (text === undefined) return undefined;
   const headers = Object.keys(request.headers)
     .sort()

@@ -44,11 +44,15 @@ describe('jobMaterial()', () => {
     expect(jobMaterial(requestFactory(request, { headers: { authorization: 'Bearer t' } }))).toBe(
       'GET https://api.example/jobs/42\naccept: text/plain\nauthorization: Bearer t\nx-zone: eu\n\n',
     );
-    expect(jobMaterial(requestFactory('https://api.example/jobs', { method: 'post', body: '{"a":1}' }))).toBe('POST https://api.example/jobs\n\n{"a":1}');
+    expect(jobMaterial(requestFactory('https://api.example/jobs', { method: 'post', body: '{"a":1}' }))).toBe('POST https://api.example/jobs\n\ns{"a":1}');
     expect(jobMaterial(requestFactory('https://api.example/jobs', { method: 'POST', body: new URLSearchParams({ a: '1', b: '2' }) }))).toBe(
-      'POST https://api.example/jobs\n\na=1&b=2',
+      'POST https://api.example/jobs\n\nua=1&b=2',
     );
     expect(jobMaterial(requestFactory('https://api.example/jobs', { method: 'POST', body: new Blob(['x']) }))).toBeUndefined();
+    // The body's kind: fetch sends '' with Content-Type text/plain;charset=UTF-8 and no body with none,
+    // and a string and URLSearchParams of the same text with different types: four different jobs.
+    const kinds = [undefined, '', 'a=1', new URLSearchParams('a=1')].map((body) => jobMaterial(requestFactory('https://api.example/jobs', { method: 'POST', body })));
+    expect(kinds).toEqual(['POST https://api.example/jobs\n\n', 'POST https://api.example/jobs\n\ns', 'POST https://api.example/jobs\n\nsa=1', 'POST https://api.example/jobs\n\nua=1']);
   });
 });
 
