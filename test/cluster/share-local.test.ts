@@ -176,8 +176,8 @@ describe('cluster.share(): a follower', () => {
       const c = createCluster({ redis: r3.redis, prefix: 'p:', lease: LEASE });
       const heard: unknown[] = [];
       await poll<{ n: number }>(`${server.url}/job`, { interval: 50, use: [c.share()], onUpdate: (b) => void heard.push(b), isDone: () => true });
-      expect(heard).toHaveLength(1);
-      expect(heard[0]).not.toEqual({ n: 7 });
+      // Only its own first body (the server's count so far), nothing from Redis.
+      expect(heard).toEqual([{ n: server.requests.length }]);
       await c.close();
     }
   });
@@ -265,10 +265,25 @@ describe('cluster.share(): Redis failing, a lease lost, leaving', () => {
     await until(() => r2.sent.length === 1, 'the ACQUIRE', 2000);
     stop2.abort();
     await expect(second).rejects.toThrow();
-    answer([0, -2, '0', LEASE]);
+    // (Held by another, with a body kept: nothing to catch up on for nobody.)
+    answer([0, -2, '105', LEASE]);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(r2.names()).toEqual(['ACQUIRE']);
     await other.close();
+
+    // Nor, when Redis failed, does it start polling alone for nobody.
+    const stop3 = new AbortController();
+    const r3 = scriptedRedis(leading({ ACQUIRE: () => new Promise((resolve) => (answer = resolve)) }));
+    const third = createCluster({ redis: r3.redis, prefix: 'p:', lease: LEASE });
+    const polling3 = poll(`${server.url}/job`, { use: [third.share()], signal: stop3.signal, isDone: () => false });
+    await until(() => r3.sent.length === 1, 'the ACQUIRE', 2000);
+    stop3.abort();
+    await expect(polling3).rejects.toThrow();
+    answer(new Error('ERR down'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(r3.names()).toEqual(['ACQUIRE']);
+    expect(server.requests).toHaveLength(0);
+    await third.close();
     await cluster.close();
   });
 
