@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 import { poll } from '../dist/index.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 4000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const HEAP_ITERATIONS = Number(process.env.BENCH_HEAP_ITERATIONS ?? 100_000);
 
 const server = fork(fileURLToPath(new URL('./fixtures/job-server.mjs', import.meta.url)), ['10']);
@@ -79,11 +79,20 @@ const loops = [
   [cancellable, () => bareLoop(ITERATIONS, true)],
   [polite, () => pollLoop(ITERATIONS)],
 ];
+// Each round runs the loops in a fresh order (a seeded shuffle), so no loop
+// always runs first or last, or always right after the same one: a turning
+// order put the control right after the loop it is compared with in every
+// round (and the last one of a fixed order paid for the others' JIT work).
+let seed = 15;
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 for (let round = 0; round < ROUNDS; round += 1) {
-  // The order turns with each round, so no loop always runs first or last in a round
-  // (the last one of a fixed order paid for the others' connections and JIT work).
-  for (let k = 0; k < loops.length; k += 1) {
-    const [into, loop] = loops[(round + k) % loops.length];
+  const order = loops.map((_, k) => k);
+  for (let k = order.length - 1; k > 0; k -= 1) {
+    const j = Math.floor(random() * (k + 1));
+    [order[k], order[j]] = [order[j], order[k]];
+  }
+  for (const k of order) {
+    const [into, loop] = loops[k];
     into[round] = await cpu(loop);
   }
 }
@@ -92,6 +101,11 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 // they met the same machine), then the median over rounds: a noisy minute
 // moves one round's ratio, not the result.
 const ratio = (of, to) => median(of.map((value, round) => value / to[round]));
+/** The middle half of the per-round ratios: how far one round's ratio can be trusted. */
+const spreadOf = (of, to) => {
+  const sorted = of.map((value, round) => value / to[round]).sort((a, b) => a - b);
+  return `${sorted[Math.floor(sorted.length / 4)].toFixed(3)}-${sorted[Math.floor((sorted.length * 3) / 4)].toFixed(3)}`;
+};
 const perBare = (median(bare) / ITERATIONS) * 1000;
 const perPoll = (median(polite) / ITERATIONS) * 1000;
 const perCancellable = (median(cancellable) / ITERATIONS) * 1000;
@@ -100,8 +114,8 @@ console.log(`  bare fetch loop   ${perBare.toFixed(1)} µs`);
 console.log(`  + AbortSignal     ${perCancellable.toFixed(1)} µs`);
 console.log(`  poll()            ${perPoll.toFixed(1)} µs`);
 console.log(`  ratio             ${ratio(polite, bare).toFixed(3)}x vs bare (target <= 1.05x), ${ratio(polite, cancellable).toFixed(3)}x vs bare + AbortSignal (median of per-round ratios)`);
-console.log(`  per-round ratios  ${polite.map((value, round) => (value / bare[round]).toFixed(3)).join(' ')}`);
-console.log(`  control           the bare loop run twice: ${ratio(again, bare).toFixed(3)}x (the noise floor of this run; a ratio within it is not a measured cost)`);
+console.log(`  per-round ratios  ${polite.map((value, round) => (value / bare[round]).toFixed(3)).join(' ')} (middle half ${spreadOf(polite, bare)})`);
+console.log(`  control           the bare loop run twice: ${ratio(again, bare).toFixed(3)}x, middle half ${spreadOf(again, bare)} (the noise floor of this run; a ratio within it is not a measured cost)`);
 
 // Heap: one AbortSignal reused by every iteration.
 const controller = new AbortController();
