@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCluster } from '../../src/cluster/index.js';
-import { poll, type PollEvent } from '../../src/index.js';
+import { poll, type PollEvent, type PollFeature } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
 import { until } from './helpers/processes.js';
 import { scriptedRedis, type SentScript } from './share-local-redis.js';
@@ -475,6 +475,25 @@ describe('cluster.share(): one check at a time, and what leaving stops', () => {
     answer(0);
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(r.names()).toEqual(['ACQUIRE', 'PUBLISH', 'RELEASE']);
+    await cluster.close();
+  });
+
+  it('a leader whose last caller leaves between an answer and its hand-over publishes nothing after its release', async () => {
+    server = await counting();
+    const r = scriptedRedis(leading());
+    const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE });
+    const stop = new AbortController();
+    // A feature's answer hook runs after the request's answer and before the body is handed to the
+    // sink, in the same task: the caller leaving there is the one moment the loop is no longer this
+    // process's while a body of it is still on its way to be published.
+    const leaveOnSecond: PollFeature = { attach: () => ({ answer: (a) => void ((a.data as { n: number } | undefined)?.n === 2 && stop.abort(new Error('caller done'))) }) };
+    const polling = poll<{ n: number }>(`${server.url}/job`, { interval: 5, use: [cluster.share(), leaveOnSecond], signal: stop.signal, isDone: () => false });
+    await expect(polling).rejects.toThrow(new Error('caller done'));
+    await until(() => r.names().includes('RELEASE'), 'the release', 2000);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(server.requests).toHaveLength(2);
+    // One PUBLISH of the first body (and none of the second), before the release: nothing takes the lease back.
+    expect(r.names().filter((name) => name === 'PUBLISH' || name === 'RELEASE')).toEqual(['PUBLISH', 'RELEASE']);
     await cluster.close();
   });
 
