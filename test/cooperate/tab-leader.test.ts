@@ -3,7 +3,7 @@ import { shareAcrossTabs, type TabShare } from '../../src/cooperate/tab-leader.j
 import { wait } from '../../src/env/wait.js';
 import { resolveEnvironment } from '../../src/env/environment.js';
 import { fakeLocks, TrackedChannel } from './helpers/fake-locks.js';
-import { switchable, untilWithTimers, virtualClock } from './helpers/virtual-clock.js';
+import { flush, switchable, untilWithTimers, virtualClock } from './helpers/virtual-clock.js';
 
 // The tab election on its own, in Node: a fake Web Locks manager with the
 // real semantics (one holder, requests granted in order, a signal cancels a
@@ -125,6 +125,7 @@ describe('shareAcrossTabs', () => {
     await untilWithTimers(clock, () => sent.length === 1);
     b.hidden.set(true); // b leaves the queue
     a.hidden.set(true); // a steps down: nobody visible, nobody polls
+    await flush(); // the cancelled bids unwind while their tabs are hidden: only a tab shown again asks again
     await clock.advance(5000);
     expect(sent.map(([who]) => who)).toEqual(['a']);
     // b's cancelled bid was never granted: it never led, even for a turn.
