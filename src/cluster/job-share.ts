@@ -219,7 +219,8 @@ export class JobShare {
         this.#local.emit(event);
       },
     };
-    this.#next({ ...call, settings: { ...settings, use: [...settings.use, handover] }, sink, signal: controller.signal, timeout: undefined }).catch(
+    // In a promise: a feature after this one whose `run` throws at once fails the callers, as a rejection would.
+    new Promise<unknown>((run) => run(this.#next({ ...call, settings: { ...settings, use: [...settings.use, handover] }, sink, signal: controller.signal, timeout: undefined }))).catch(
       (error: unknown) => {
         if (this.#loop === controller && !controller.signal.aborted) this.#local.fail(error);
       },

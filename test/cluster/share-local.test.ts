@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCluster } from '../../src/cluster/index.js';
+import { jobKeys, jobMaterial, sha256 } from '../../src/cluster/keys.js';
+import { requestFactory } from '../../src/http/request.js';
 import { poll, type PollEvent, type PollFeature } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
 import { until } from './helpers/processes.js';
@@ -475,6 +477,41 @@ describe('cluster.share(): one check at a time, and what leaving stops', () => {
     answer(0);
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(r.names()).toEqual(['ACQUIRE', 'PUBLISH', 'RELEASE']);
+    await cluster.close();
+  });
+
+  it('a caller that leaves before its job is even named (the hash is async) sends nothing to Redis', async () => {
+    server = await counting();
+    const r = scriptedRedis(leading());
+    const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE });
+    const stop = new AbortController();
+    const polling = poll(`${server.url}/job`, { use: [cluster.share()], signal: stop.signal, isDone: () => false });
+    stop.abort(new Error('caller done'));
+    await expect(polling).rejects.toThrow(new Error('caller done'));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(r.sent).toEqual([]);
+    // Nor is anything left listening on the job's channel (a share started for nobody would never leave).
+    const { channel } = jobKeys('p:', await sha256(jobMaterial(requestFactory(`${server.url}/job`, {}))!));
+    expect(r.listeners(channel)).toBe(0);
+    expect(server.requests).toHaveLength(0);
+    await cluster.close();
+  });
+
+  it('a feature after cluster.share() whose run throws at once rejects the callers with its error, as without the share', async () => {
+    server = await counting();
+    const r = scriptedRedis(leading());
+    const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE });
+    const broken: PollFeature = {
+      run: () => {
+        throw new Error('feature broke');
+      },
+    };
+    await expect(poll(`${server.url}/job`, { use: [broken], isDone: () => false })).rejects.toThrow(new Error('feature broke'));
+    await expect(poll(`${server.url}/job`, { use: [cluster.share(), broken], isDone: () => false })).rejects.toThrow(new Error('feature broke'));
+    // The lease it took is given back once its only caller is settled.
+    await until(() => r.names().includes('RELEASE'), 'the release', 2000);
+    expect(r.names()).toEqual(['ACQUIRE', 'RELEASE']);
+    expect(server.requests).toHaveLength(0);
     await cluster.close();
   });
 
