@@ -1,7 +1,8 @@
 import type { PollFeature } from '../index.js';
 import { CLUSTER_DEFAULTS, positive, refuse, type ClusterShareOptions, type ClusterStatus } from './cluster-options.js';
 import { JobShare } from './job-share.js';
-import { jobKeys, jobMaterial, randomId, sha256 } from './keys.js';
+import { shareKey } from '../cooperate/index.js';
+import { jobKeys, randomId, sha256 } from './keys.js';
 import { LocalCallers } from './local-callers.js';
 import type { ClusterStore } from './store.js';
 
@@ -56,7 +57,7 @@ export function shareFeature(ctx: ShareContext, options: ClusterShareOptions = {
   const encode = encoder(options, ctx.report);
   return {
     run(call, next) {
-      const material = jobMaterial(call.request);
+      const material = shareKey(call.request);
       if (material === undefined) return next(call);
       const running = ctx.jobs.get(material);
       if (running) {

@@ -1,29 +1,7 @@
-import type { PollCall } from '../index.js';
-
 /** SHA-256 of `text`, hex: what names a job or a route in Redis, so that no URL path or header value is stored. */
 export async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/**
- * What makes two polls the same job: method, URL, headers (names
- * lower-cased, sorted) and body with its kind, as `share()` keys them (its
- * `shareKey` is not public): fetch sends a string (`''` included) as
- * `text/plain;charset=UTF-8` and URLSearchParams as a form, no body with no
- * Content-Type, so those are different jobs (`s` or `u` before the text).
- * `undefined` for a body that cannot be compared without reading it (a
- * stream, Blob, FormData): that poll runs on its own.
- */
-export function jobMaterial(request: PollCall<unknown>['request']): string | undefined {
-  const { body } = request;
-  const text = body == null ? '' : typeof body === 'string' ? `s${body}` : body instanceof URLSearchParams ? `u${body}` : undefined;
-  if (text === undefined) return undefined;
-  const headers = Object.keys(request.headers)
-    .sort()
-    .map((name) => `\n${name}: ${request.headers[name]}`)
-    .join('');
-  return `${request.method} ${request.url}${headers}\n\n${text}`;
 }
 
 /** The keys and the channel of one job, all in one hash slot (`{hash}`), so a Redis Cluster keeps them on one node. */

@@ -8,3 +8,5 @@ export type { PaceByDataOptions } from './pace-by-data.js';
 export { pauseWhenBlurred } from './pause-when-blurred.js';
 export type { FocusSource } from '../env/focus.js';
 export { clearCooldowns } from '../cooldown/origin-cooldown.js';
+// What makes two polls one request, for features that share by it (pollite/cluster names its jobs with it).
+export { shareKey } from './share-key.js';

@@ -1,4 +1,4 @@
-import type { RequestFactory } from '../http/request.js';
+import type { PollCall } from '../index.js';
 
 /**
  * What makes two polls the same poll: method, URL, headers (names
@@ -11,9 +11,13 @@ import type { RequestFactory } from '../http/request.js';
  * Request's own body): such a poll runs on its own rather than risk
  * answering one caller with another's data. The key also names the Web Lock
  * and BroadcastChannel of `shareTabs()`, which every copy of pollite in the
- * tabs of an origin must name alike.
+ * tabs of an origin must name alike, and (hashed) `cluster.share()`'s job in
+ * Redis, which every process must name alike.
+ *
+ * @example
+ * const feature: PollFeature = { run: (call, next) => (console.log(shareKey(call.request)), next(call)) };
  */
-export function shareKey(request: RequestFactory): string | undefined {
+export function shareKey(request: PollCall<unknown>['request']): string | undefined {
   const { body } = request;
   const text = body == null ? '' : typeof body === 'string' ? `s${body}` : body instanceof URLSearchParams ? `u${body}` : undefined;
   if (text === undefined) return undefined;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cooldownKeys, jobKeys, jobMaterial, randomId, sha256 } from '../../src/cluster/keys.js';
+import { cooldownKeys, jobKeys, randomId, sha256 } from '../../src/cluster/keys.js';
+import { shareKey } from '../../src/cooperate/index.js';
 import { requestFactory } from '../../src/http/request.js';
 
 // The names pollite gives things in Redis: they must be the same in every
@@ -36,22 +37,22 @@ describe('jobKeys()', () => {
   });
 });
 
-describe('jobMaterial()', () => {
+describe("shareKey(), the material of cluster.share()'s job names", () => {
   it('is the method, URL, headers (sorted by name) and body; a body that cannot be read without consuming it makes none', () => {
-    expect(jobMaterial(requestFactory('https://api.example/jobs/42', {}))).toBe('GET https://api.example/jobs/42\n\n');
+    expect(shareKey(requestFactory('https://api.example/jobs/42', {}))).toBe('GET https://api.example/jobs/42\n\n');
     // A Request's headers and init's: names lower-cased, sorted across both.
     const request = new Request('https://api.example/jobs/42', { headers: { 'X-Zone': 'eu', Accept: 'text/plain' } });
-    expect(jobMaterial(requestFactory(request, { headers: { authorization: 'Bearer t' } }))).toBe(
+    expect(shareKey(requestFactory(request, { headers: { authorization: 'Bearer t' } }))).toBe(
       'GET https://api.example/jobs/42\naccept: text/plain\nauthorization: Bearer t\nx-zone: eu\n\n',
     );
-    expect(jobMaterial(requestFactory('https://api.example/jobs', { method: 'post', body: '{"a":1}' }))).toBe('POST https://api.example/jobs\n\ns{"a":1}');
-    expect(jobMaterial(requestFactory('https://api.example/jobs', { method: 'POST', body: new URLSearchParams({ a: '1', b: '2' }) }))).toBe(
+    expect(shareKey(requestFactory('https://api.example/jobs', { method: 'post', body: '{"a":1}' }))).toBe('POST https://api.example/jobs\n\ns{"a":1}');
+    expect(shareKey(requestFactory('https://api.example/jobs', { method: 'POST', body: new URLSearchParams({ a: '1', b: '2' }) }))).toBe(
       'POST https://api.example/jobs\n\nua=1&b=2',
     );
-    expect(jobMaterial(requestFactory('https://api.example/jobs', { method: 'POST', body: new Blob(['x']) }))).toBeUndefined();
+    expect(shareKey(requestFactory('https://api.example/jobs', { method: 'POST', body: new Blob(['x']) }))).toBeUndefined();
     // The body's kind: fetch sends '' with Content-Type text/plain;charset=UTF-8 and no body with none,
     // and a string and URLSearchParams of the same text with different types: four different jobs.
-    const kinds = [undefined, '', 'a=1', new URLSearchParams('a=1')].map((body) => jobMaterial(requestFactory('https://api.example/jobs', { method: 'POST', body })));
+    const kinds = [undefined, '', 'a=1', new URLSearchParams('a=1')].map((body) => shareKey(requestFactory('https://api.example/jobs', { method: 'POST', body })));
     expect(kinds).toEqual(['POST https://api.example/jobs\n\n', 'POST https://api.example/jobs\n\ns', 'POST https://api.example/jobs\n\nsa=1', 'POST https://api.example/jobs\n\nua=1']);
   });
 });

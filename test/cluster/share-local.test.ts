@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCluster } from '../../src/cluster/index.js';
-import { jobKeys, jobMaterial, sha256 } from '../../src/cluster/keys.js';
+import { jobKeys, sha256 } from '../../src/cluster/keys.js';
+import { shareKey } from '../../src/cooperate/index.js';
 import { requestFactory } from '../../src/http/request.js';
 import { poll, type PollEvent, type PollFeature } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
@@ -491,7 +492,7 @@ describe('cluster.share(): one check at a time, and what leaving stops', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(r.sent).toEqual([]);
     // Nor is anything left listening on the job's channel (a share started for nobody would never leave).
-    const { channel } = jobKeys('p:', await sha256(jobMaterial(requestFactory(`${server.url}/job`, {}))!));
+    const { channel } = jobKeys('p:', await sha256(shareKey(requestFactory(`${server.url}/job`, {}))!));
     expect(r.listeners(channel)).toBe(0);
     expect(server.requests).toHaveLength(0);
     await cluster.close();
