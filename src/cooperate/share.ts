@@ -22,9 +22,14 @@ export function joinOrStart<T>(key: string, call: PollCall<T>, start: (loop: Sha
   return joined;
 }
 
-/** Runs `call`'s loop for a shared loop: its sink, its stop, no caller's signal or deadline. */
+/**
+ * Runs `call`'s loop for a shared loop: its sink, its stop, no caller's
+ * signal or deadline. In a promise, so a feature after this one whose `run`
+ * throws at once rejects it (failing every caller) instead of leaving a loop
+ * that never runs under its key.
+ */
 export const runShared = <T>(call: PollCall<T>, next: PollRunner, loop: SharedLoop, signal = loop.stop.signal): Promise<unknown> =>
-  next({ ...call, sink: loop.sink, signal, timeout: undefined });
+  new Promise((run) => run(next({ ...call, sink: loop.sink, signal, timeout: undefined })));
 
 /**
  * Shares one request loop among the polls of this realm with the same
