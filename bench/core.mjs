@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { poll } from '../dist/index.js';
+import { mulberry32 } from '../dist/simulator/prng.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
@@ -83,8 +84,7 @@ const loops = [
 // always runs first or last, or always right after the same one: a turning
 // order put the control right after the loop it is compared with in every
 // round (and the last one of a fixed order paid for the others' JIT work).
-let seed = 15;
-const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const random = mulberry32(15);
 for (let round = 0; round < ROUNDS; round += 1) {
   const order = loops.map((_, k) => k);
   for (let k = order.length - 1; k > 0; k -= 1) {
