@@ -16,6 +16,7 @@ import { scriptedRedis, type SentScript } from './share-local-redis.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
   await server?.close();
   server = undefined;
 });
@@ -303,10 +304,6 @@ describe('cluster.share(): Redis failing, a lease lost, leaving', () => {
 });
 
 describe('cluster.share(): checks, messages while leading, releasing', () => {
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
-
   it('a follower checks again a third of the lease later, or 5 ms after the lease Redis says ends sooner', async () => {
     server = await counting();
     const armed: number[] = [];
@@ -437,10 +434,6 @@ describe('cluster.share(): the takeover wait, clamped', () => {
 });
 
 describe('cluster.share(): one check at a time, and what leaving stops', () => {
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
-
   it('a check asked for while one is out runs after it, once (never side by side)', async () => {
     server = await counting();
     let answer: (reply: unknown) => void = () => undefined;
