@@ -24,11 +24,15 @@ export function wait<TReason extends string = never>(
   signal?: AbortSignal,
   wakes: ReadonlyArray<Wake<TReason>> = [],
 ): Promise<TReason | undefined> {
+  // The timer, none for a wait without end: resolves with undefined (startTimer calls back with no argument).
+  const arm = (resolve: (value: undefined) => void): (() => void) | undefined => (ms < Infinity ? startTimer(clock, ms, resolve as () => void) : undefined);
+  // Nothing to end it early: the timer alone, without settle's closures (a waiting fleet keeps every one it makes).
+  if (!signal && !wakes.length) return new Promise(arm);
   return settle<TReason | undefined>(signal, (resolve) => {
-    const stops = wakes.length === 0 ? undefined : wakes.map((wake) => wake.subscribe(() => wake.ready() && resolve(wake.reason)));
-    const stopTimer = ms < Infinity ? startTimer(clock, ms, () => resolve(undefined)) : undefined;
+    const stops = wakes.map((wake) => wake.subscribe(() => wake.ready() && resolve(wake.reason)));
+    const stopTimer = arm(resolve);
     return () => {
-      if (stops) for (const stop of stops) stop();
+      for (const stop of stops) stop();
       stopTimer?.();
     };
   });

@@ -20,8 +20,8 @@ const isRequest = (input: string | URL | Request): input is Request => typeof in
 function mayRetry(o: NormalizedFetchRetryOptions, method: string, keyed: boolean, input: string | URL | Request, init: RequestInit): boolean {
   // A stream is consumed by the first send, in `init.body` or as a Request's own body (every Request body is one).
   if (!isReplayableBody(init.body) || (init.body == null && isRequest(input) && input.body !== null)) return false;
-  if (WRITES.has(method)) return keyed;
-  return keyed || o.methods.includes(method);
+  // A write only with its key; anything else also as one of `methods`.
+  return keyed || (!WRITES.has(method) && o.methods.includes(method));
 }
 
 /**

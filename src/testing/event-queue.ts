@@ -22,9 +22,9 @@ export interface ScheduledEvent extends VirtualTimer {
   owner: object;
 }
 
-/** The events due at one instant, in the order they were pushed; `next` is the first not yet popped. */
+/** The events due at one instant, in the order they were pushed; `next` is the first not yet popped (those before it are cleared). */
 interface Instant {
-  events: ScheduledEvent[];
+  events: Array<ScheduledEvent | undefined>;
   next: number;
 }
 
@@ -77,8 +77,12 @@ export class EventQueue {
   pop(): ScheduledEvent | undefined {
     if (this.#count === 0) return undefined;
     const instant = (this.#head ??= this.#instants.get(this.#times[0]!)!);
-    const event = instant.events[instant.next]!;
-    instant.next += 1;
+    const { events } = instant;
+    const event = events[instant.next]!;
+    // Let go of it now: an instant armed long ago sits in the old generation, and until a full
+    // collection frees it there, each event it still pointed at (and all that event's callback
+    // keeps, a request and its answer) would survive every young-generation collection.
+    events[instant.next++] = undefined;
     this.#size -= 1;
     if (instant.next === instant.events.length) {
       this.#instants.delete(event.time);

@@ -145,6 +145,36 @@ describe('wait', () => {
     expect(await woke).toBe('visible');
   });
 
+  it('with nothing to end it early, waits out its time on one timer and resolves with undefined', async () => {
+    const clock = new VirtualClock({ start: 0, recordDelays: true });
+    let result: unknown = 'pending';
+    void wait(clock.env(), 1500).then((value) => (result = value));
+    expect([clock.pending('env'), clock.delays]).toEqual([1, [1500]]);
+    await clock.advance(1499);
+    expect(result).toBe('pending');
+    await clock.advance(1);
+    expect([result, clock.pending('env')]).toEqual([undefined, 0]);
+  });
+
+  it('with nothing to end it early and no end, arms no timer and never resolves', async () => {
+    const clock = new VirtualClock({ start: 0, recordDelays: true });
+    let settled = false;
+    void wait(clock.env(), Infinity).then(() => (settled = true));
+    expect([clock.pending('env'), clock.delays]).toEqual([0, []]);
+    await clock.advance(2 ** 40);
+    expect(settled).toBe(false);
+  });
+
+  it('with nothing to end it early, chains timers past setTimeout\'s limit and never fires early', async () => {
+    const clock = new VirtualClock({ start: 0, recordDelays: true });
+    let settled = false;
+    void wait(clock.env(), 2 ** 31 + 5).then(() => (settled = true));
+    await clock.advance(2 ** 31 + 4);
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    expect([settled, clock.delays, clock.pending('env')]).toEqual([true, [2 ** 31 - 1, 6], 0]);
+  });
+
   it('a paused poll holds no timer', async () => {
     server = await startServer(scripted([(res) => sendJson(res, 200, {})]));
     const { clock, env } = recordingEnv({ auto: false });
