@@ -43,24 +43,117 @@ export interface StrategyMetrics {
   rps: number[];
 }
 
-/** Collects {@link StrategyMetrics} from the network's notifications. Per-client state lives in typed arrays. */
-export class MetricsRecorder {
+/** What one shard's clients did, as the fleet's metrics take it from them (plain data: it may cross threads). */
+export interface ClientReport {
+  /** Requests sent before the client's last Retry-After had passed. */
+  ignored: number;
+  statuses: Record<string, number>;
+  bytes: number;
+  gaveUp: number;
+  /** When each client that saw the job done saw it, in no particular order. */
+  seenAt: number[];
+}
+
+/** Changes of clients' health since the last take, in the order they happened: `delta[i]` (+1 or -1) at `time[i]`. */
+export interface HealthChanges {
+  time: number[];
+  delta: number[];
+}
+
+/**
+ * The client side of the metrics, for the clients `from` to `to - 1`: what
+ * each sent and received. Per-client state lives in typed arrays.
+ */
+export class ClientMetrics {
+  #from: number;
+  #notBefore: Float64Array;
+  #healthy: Uint8Array;
+  #seenAt: Float64Array;
+  #ignored = 0;
+  #bytes = 0;
+  #gaveUp = 0;
+  #statuses: Record<string, number> = {};
+  #changes: HealthChanges = { time: [], delta: [] };
+
+  constructor(from: number, to: number) {
+    this.#from = from;
+    this.#notBefore = new Float64Array(to - from);
+    this.#healthy = new Uint8Array(to - from);
+    this.#seenAt = new Float64Array(to - from).fill(NaN);
+  }
+
+  /** A client sends a request at `time`. */
+  sent(client: number, time: number): void {
+    if (time < this.#notBefore[client - this.#from]! - 1e-6) this.#ignored += 1;
+  }
+
+  /** A client receives an answer at `time`. */
+  delivered(client: number, time: number, status: number, bytes: number, retryAfter: string | null): void {
+    this.#statuses[status] = (this.#statuses[status] ?? 0) + 1;
+    this.#bytes += bytes;
+    // Read as pollite reads it (seconds or an HTTP-date), but uncapped: the metric is what the server asked for.
+    const wait = parseRetryAfter(retryAfter, { now: time, max: Number.MAX_SAFE_INTEGER });
+    this.#notBefore[client - this.#from] = wait === null ? 0 : time + wait;
+    this.#setHealthy(client, status < 400 ? 1 : 0, time);
+  }
+
+  /** A client's poll resolved: it saw the job done at `time`. */
+  done(client: number, time: number): void {
+    const i = client - this.#from;
+    if (Number.isNaN(this.#seenAt[i]!)) this.#seenAt[i] = time;
+    this.#setHealthy(client, 1, time);
+  }
+
+  /** A client's poll gave up. */
+  gaveUp(): void {
+    this.#gaveUp += 1;
+  }
+
+  /** The health changes since the last call. */
+  takeHealthChanges(): HealthChanges {
+    const changes = this.#changes;
+    this.#changes = { time: [], delta: [] };
+    return changes;
+  }
+
+  report(): ClientReport {
+    return {
+      ignored: this.#ignored,
+      statuses: { ...this.#statuses },
+      bytes: this.#bytes,
+      gaveUp: this.#gaveUp,
+      seenAt: Array.from(this.#seenAt).filter((at) => !Number.isNaN(at)),
+    };
+  }
+
+  #setHealthy(client: number, healthy: 0 | 1, time: number): void {
+    const i = client - this.#from;
+    const before = this.#healthy[i]!;
+    if (before === healthy) return;
+    this.#healthy[i] = healthy;
+    this.#changes.time.push(time);
+    this.#changes.delta.push(healthy - before);
+  }
+}
+
+/**
+ * The fleet's metrics: the server side (every arrival, in the order the
+ * server saw them), the fleet's health over time, and the clients' reports
+ * summed into one {@link StrategyMetrics}.
+ */
+export class FleetMetrics {
   #strategy: string;
   #clients: number;
   #recovery: number | null;
   #jobDoneAt: number;
   #rps: Int32Array;
-  #notBefore: Float64Array;
-  #healthy: Uint8Array;
-  #healthyCount = 0;
-  #timeTo99: number | null = null;
-  #seenAt: Float64Array;
   #requests = 0;
   #duringOutage = 0;
-  #ignored = 0;
-  #bytes = 0;
-  #gaveUp = 0;
-  #statuses: Record<string, number> = {};
+  #healthy = 0;
+  #checkedRecovery = false;
+  #timeTo99: number | null = null;
+  /** Changes not yet judged: at or after the last `complete`. */
+  #pending: Array<[number, number]> = [];
 
   constructor(options: { strategy: string; clients: number; duration: number; recovery: number | null; jobDoneAt: number }) {
     this.#strategy = options.strategy;
@@ -68,14 +161,6 @@ export class MetricsRecorder {
     this.#recovery = options.recovery;
     this.#jobDoneAt = options.jobDoneAt;
     this.#rps = new Int32Array(Math.ceil(options.duration / 1000));
-    this.#notBefore = new Float64Array(options.clients);
-    this.#healthy = new Uint8Array(options.clients);
-    this.#seenAt = new Float64Array(options.clients).fill(NaN);
-  }
-
-  /** A client sends a request at `time`. */
-  sent(client: number, time: number): void {
-    if (time < this.#notBefore[client]! - 1e-6) this.#ignored += 1;
   }
 
   /** A request reaches the server at `time`. */
@@ -86,52 +171,38 @@ export class MetricsRecorder {
     this.#rps[Math.min(Math.floor(time / 1000), this.#rps.length - 1)]! += 1;
   }
 
-  /** A client receives an answer at `time`. */
-  delivered(client: number, time: number, status: number, bytes: number, retryAfter: string | null): void {
-    this.#statuses[status] = (this.#statuses[status] ?? 0) + 1;
-    this.#bytes += bytes;
-    // Read as pollite reads it (seconds or an HTTP-date), but uncapped: the metric is what the server asked for.
-    const wait = parseRetryAfter(retryAfter, { now: time, max: Number.MAX_SAFE_INTEGER });
-    this.#notBefore[client] = wait === null ? 0 : time + wait;
-    this.#setHealthy(client, status < 400 ? 1 : 0, time);
-  }
-
-  /** A client's poll resolved: it saw the job done at `time`. */
-  done(client: number, time: number): void {
-    if (Number.isNaN(this.#seenAt[client]!)) this.#seenAt[client] = time;
-    this.#setHealthy(client, 1, time);
-  }
-
-  /** A client's poll gave up. */
-  gaveUp(): void {
-    this.#gaveUp += 1;
-  }
-
-  /** Checks the healthy share at `time` (called at the moment of recovery). */
-  check(time: number): void {
-    if (
-      this.#timeTo99 === null &&
-      this.#recovery !== null &&
-      time >= this.#recovery &&
-      this.#healthyCount >= 0.99 * this.#clients
-    ) {
-      this.#timeTo99 = time - this.#recovery;
+  /**
+   * Takes the shards' health changes (each list in the order it happened),
+   * knowing that every change before `complete` is in (`Infinity` at the
+   * end). The share is judged at the end of each ms: the time to 99% healthy
+   * is that of the first ms, from the recovery on, after which 99% of the
+   * clients are healthy, whatever order the changes within it came in, so it
+   * does not depend on how the fleet is split.
+   */
+  health(lists: readonly HealthChanges[], complete: number): void {
+    const changes = this.#pending;
+    for (const list of lists) for (let i = 0; i < list.time.length; i += 1) changes.push([list.time[i]!, list.delta[i]!]);
+    changes.sort((a, b) => a[0] - b[0]);
+    let i = 0;
+    while (i < changes.length && changes[i]![0] < complete) {
+      const time = changes[i]![0];
+      if (this.#recovery !== null && time > this.#recovery) this.#judge(this.#recovery);
+      while (i < changes.length && changes[i]![0] === time) this.#healthy += changes[i++]![1];
+      this.#judge(time);
     }
+    this.#pending = changes.slice(i);
+    if (this.#recovery !== null && complete > this.#recovery) this.#judge(this.#recovery);
   }
 
-  #setHealthy(client: number, healthy: 0 | 1, time: number): void {
-    const before = this.#healthy[client]!;
-    if (before === healthy) return;
-    this.#healthy[client] = healthy;
-    this.#healthyCount += healthy - before;
-    this.check(time);
-  }
-
-  result(): StrategyMetrics {
+  /** Sums the shards' reports with the server's side. */
+  result(reports: readonly ClientReport[]): StrategyMetrics {
     const rps = Array.from(this.#rps);
     const recoverySecond = this.#recovery === null ? null : Math.floor(this.#recovery / 1000);
-    const seen = Array.from(this.#seenAt)
-      .filter((at) => !Number.isNaN(at))
+    const statuses: Record<string, number> = {};
+    for (const report of reports) for (const [status, count] of Object.entries(report.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+    const sum = (of: (report: ClientReport) => number): number => reports.reduce((total, report) => total + of(report), 0);
+    const seen = reports
+      .flatMap((report) => report.seenAt)
       .map((at) => at - this.#jobDoneAt)
       .sort((a, b) => a - b);
     return {
@@ -140,14 +211,24 @@ export class MetricsRecorder {
       requestsDuringOutage: this.#duringOutage,
       peakRpsAfterRecovery: recoverySecond === null ? null : Math.max(0, ...rps.slice(recoverySecond)),
       timeTo99Healthy: this.#timeTo99,
-      ignoredRetryAfter: this.#ignored,
-      statuses: { ...this.#statuses },
-      bytes: this.#bytes,
+      ignoredRetryAfter: sum((report) => report.ignored),
+      statuses: Object.fromEntries(Object.entries(statuses).sort(([a], [b]) => Number(a) - Number(b))),
+      bytes: sum((report) => report.bytes),
       seen: Number.isFinite(this.#jobDoneAt)
         ? { clients: seen.length, p50: percentile(seen, 50), p99: percentile(seen, 99), max: seen.at(-1) ?? null }
         : null,
-      gaveUp: this.#gaveUp,
+      gaveUp: sum((report) => report.gaveUp),
       rps,
     };
+  }
+
+  /** Judges the healthy share as it stands at the end of ms `time`. */
+  #judge(time: number): void {
+    if (this.#recovery === null || this.#timeTo99 !== null || time < this.#recovery) return;
+    if (time === this.#recovery) {
+      if (this.#checkedRecovery) return;
+      this.#checkedRecovery = true;
+    }
+    if (this.#healthy >= 0.99 * this.#clients) this.#timeTo99 = time - this.#recovery;
   }
 }

@@ -17,7 +17,9 @@ export const MIN_INTERVAL = 1;
 /** Longest virtual time, ms (as `pollite simulate --duration`): setTimeout's limit, about 24.8 days. */
 export const MAX_DURATION = MAX_TIMER;
 
-const OPTION_KEYS = ['clients', 'scenario', 'strategies', 'seed', 'duration', 'interval', 'server', 'latency', 'startSpread'] as const;
+const OPTION_KEYS = ['clients', 'scenario', 'strategies', 'seed', 'duration', 'interval', 'server', 'latency', 'startSpread', 'workers'] as const;
+/** Most threads one run is split over. */
+export const MAX_WORKERS = 64;
 const DEFAULT_STRATEGIES = ['naive', 'exponential', 'pollite'];
 
 function strategiesOf(value: unknown): Strategy[] {
@@ -57,5 +59,6 @@ export function normalizeOptions(options: SimulateOptions) {
   const server = { ...resolved.server, ...custom };
   // The scenario's own text describes its own server: say what runs instead.
   const description = Object.keys(custom).length === 0 ? resolved.description : describeServer(server);
-  return { clients, seed, strategies, latency, startSpread, ...resolved, description, server };
+  const workers = numberIn(o.workers ?? 1, 'workers', { min: 1, integer: true, max: Math.min(MAX_WORKERS, clients), why: 'at most one per client, and 64' });
+  return { clients, seed, strategies, latency, startSpread, workers, ...resolved, description, server };
 }

@@ -50,3 +50,18 @@ export function normals(random: () => number, mean: number, sd: number): () => n
     return mean + radius * Math.cos(angle);
   };
 }
+
+/**
+ * One draw of the mulberry32 stream whose state is `states[i]`: the same
+ * numbers as `mulberry32(seed)` for `states[i] = seed`, for many streams kept
+ * in one typed array (a fleet's per-client network paths) instead of a
+ * closure each.
+ */
+export function drawFrom(states: Uint32Array, i: number): number {
+  const state = (states[i]! + 0x6d2b79f5) >>> 0;
+  states[i] = state;
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}

@@ -82,6 +82,12 @@ export class ModelledServer {
   /** The answers, made once: a fleet draws a million of them, and no one changes one. */
   #answers: Record<string, Answer>;
   #outageAnswers = new Map<Outage, Answer>();
+  /**
+   * Every answer this server can give, in a fixed order: a server built from
+   * the same model lists the same answers, so an answer crosses to another
+   * thread as its index here.
+   */
+  readonly answers: readonly Answer[];
 
   constructor(model: ServerModel = {}) {
     this.responseTime = model.responseTime ?? 20;
@@ -99,6 +105,8 @@ export class ModelledServer {
       runningNotModified: answer(304, null, ETAG_RUNNING, null),
       doneNotModified: answer(304, null, ETAG_DONE, null),
     };
+    for (const outage of this.#outages) this.#outageAnswers.set(outage, answer(503, null, null, outage.retryAfter == null ? null : String(outage.retryAfter)));
+    this.answers = Object.freeze([...Object.values(this.#answers), ...this.#outageAnswers.values()]);
   }
 
   /** The outage `time` falls in, if any. */
@@ -109,11 +117,7 @@ export class ModelledServer {
   /** Answers a request arriving at `time`. */
   handle(time: number, ifNoneMatch: string | null): Answer {
     const outage = this.outageAt(time);
-    if (outage) {
-      let answer = this.#outageAnswers.get(outage);
-      if (!answer) this.#outageAnswers.set(outage, (answer = Object.freeze({ status: 503, body: null, etag: null, retryAfter: outage.retryAfter == null ? null : String(outage.retryAfter) })));
-      return answer;
-    }
+    if (outage) return this.#outageAnswers.get(outage)!;
     const second = Math.floor(time / 1000);
     if (second !== this.#second) {
       this.#second = second;

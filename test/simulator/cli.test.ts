@@ -63,7 +63,7 @@ describe('pollite simulate', () => {
   it('reports the peak heap as well as the final one on stderr', async () => {
     const { code, stderr } = await run('--clients', '10', '--duration', '10s');
     expect(code).toBe(0);
-    expect(stderr).toMatch(/^simulated in \d+\.\d s, heap \d+ MiB, peak heap \d+ MiB$/m);
+    expect(stderr).toMatch(/^simulated in \d+\.\d s, heap \d+ MiB, peak heap \d+ MiB, max rss \d+ MiB$/m);
   });
 
   it('runs the AWS study for chosen client counts', async () => {
@@ -92,6 +92,10 @@ describe('pollite simulate', () => {
     [['--strategies', '__proto__'], "--strategies takes naive, fetch-with-retry, exponential, pollite, equal-jitter, decorrelated-jitter; got '__proto__'"],
     [['--strategies', ','], '--strategies names no strategy'],
     [['--scenario', 'constructor'], "--scenario takes outage, outage-retry-after, rate-limit, job, aws-occ; got 'constructor'"],
+    [['--workers', '0'], "--workers expects an integer >= 1, got '0'"],
+    [['--workers', 'many'], "--workers expects an integer >= 1, got 'many'"],
+    [['--workers', '65'], "--workers takes at most 64, got '65'"],
+    [['--scenario', 'aws-occ', '--workers', '2'], '--workers applies to fleet scenarios only, not aws-occ'],
     [['--frobnicate'], "Unknown option '--frobnicate'"],
   ])('%j is a usage error: exit 64, a message naming the option', async (argv, message) => {
     const { code, stdout, stderr } = await run(...argv);

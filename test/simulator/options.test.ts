@@ -58,7 +58,12 @@ describe('simulate: every option checked, by name', () => {
     [{ latency: { mean: 50 } }, 'Expected `latency.sd` to be a finite number >= 0, got undefined'],
     [{ latency: 50 }, 'Expected `latency` to be an object, got 50'],
     [{ startSpread: NaN }, 'Expected `startSpread` to be a finite number >= 0, got NaN'],
-    [{ sever: { capacity: 5 } }, "Expected `options` to have only the keys clients, scenario, strategies, seed, duration, interval, server, latency, startSpread; got 'sever'"],
+    [{ workers: 0 }, 'Expected `workers` to be an integer >= 1, got 0'],
+    [{ workers: 1.5 }, 'Expected `workers` to be an integer >= 1, got 1.5'],
+    [{ workers: '2' }, "Expected `workers` to be an integer >= 1, got '2'"],
+    [{ clients: 3, workers: 4 }, 'Expected `workers` to be at most 3 (at most one per client, and 64), got 4'],
+    [{ clients: 1000, workers: 65 }, 'Expected `workers` to be at most 64 (at most one per client, and 64), got 65'],
+    [{ sever: { capacity: 5 } }, "Expected `options` to have only the keys clients, scenario, strategies, seed, duration, interval, server, latency, startSpread, workers; got 'sever'"],
   ])('%o', async (options, message) => {
     await rejects(options, message);
   });

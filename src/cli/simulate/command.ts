@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { setFlagsFromString } from 'node:v8';
 import { parseArgs } from 'node:util';
 import { OCC_STRATEGIES, SCENARIO_NAMES, STRATEGIES } from '../../simulator/index.js';
 import { UsageError } from '../usage-error.js';
@@ -22,6 +23,9 @@ Options:
   --interval <time>     polling interval (default: 2s, poll's default)
   --seed <n>            integer seed; the same seed gives the same numbers (default: 1)
   --runs <n>            aws-occ: runs averaged per point (default: 100)
+  --workers <n|auto>    threads to split the fleet over, the same results whatever
+                        the number (default: auto, one per core up to 4 from
+                        20,000 clients on, else 1)
   --json                print the full result as JSON, with memory: peak and final heap
   --svg <file>          write a chart (requests per second over time, or the study);
                         its directory must exist and be writable
@@ -66,6 +70,7 @@ export async function simulateCommand(argv: string[], io: SimulateIo): Promise<n
         interval: { type: 'string' },
         seed: { type: 'string' },
         runs: { type: 'string' },
+        workers: { type: 'string' },
         json: { type: 'boolean' },
         svg: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -80,6 +85,11 @@ export async function simulateCommand(argv: string[], io: SimulateIo): Promise<n
     const job = scenario === 'aws-occ' ? occJob(values, seed) : simulationJob(values, scenario, seed);
     // Before anything runs: a typo in the path must not cost the results of a long run.
     if (values.svg !== undefined) await checkSvgTarget(values.svg);
+    // A fleet's allocations look long-lived to V8 while its young generation is small (the first
+    // requests all survive a collection), so it tenures them for the rest of the run; measured on
+    // 100,000 clients, not doing so takes a tenth to a fifth off the run. Only for this process,
+    // which runs nothing else (its flags are the process's, worker threads included).
+    setFlagsFromString('--no-allocation-site-pretenuring');
     const started = performance.now();
     const heap = sampleHeap();
     let output: Output;
@@ -93,7 +103,9 @@ export async function simulateCommand(argv: string[], io: SimulateIo): Promise<n
     const seconds = (performance.now() - started) / 1000;
     // The results first: whatever happens to the chart, they are not lost.
     io.stdout.write(values.json ? `${JSON.stringify({ ...json, memory }, null, 2)}\n` : `${text}\n`);
-    io.stderr.write(`simulated in ${seconds.toFixed(1)} s, heap ${memory.heapMiB.toFixed(0)} MiB, peak heap ${memory.peakHeapMiB.toFixed(0)} MiB\n`);
+    // The heap is this thread's; the resident set counts every thread's, worker threads included.
+    const rss = (process.resourceUsage().maxRSS * 1024) / 2 ** 20;
+    io.stderr.write(`simulated in ${seconds.toFixed(1)} s, heap ${memory.heapMiB.toFixed(0)} MiB, peak heap ${memory.peakHeapMiB.toFixed(0)} MiB, max rss ${rss.toFixed(0)} MiB\n`);
     if (values.svg !== undefined) {
       try {
         await writeFile(values.svg, svg);

@@ -16,6 +16,7 @@ import {
   type OccStrategy,
   type ScenarioName,
 } from '../../simulator/index.js';
+import { availableParallelism } from 'node:os';
 import { parseDuration } from '../duration.js';
 import { UsageError } from '../usage-error.js';
 
@@ -49,7 +50,17 @@ export interface Flags {
   duration?: string | undefined;
   interval?: string | undefined;
   runs?: string | undefined;
+  workers?: string | undefined;
 }
+
+/** From this many clients on, `--workers auto` splits the fleet over the machine's cores (below, the threads mostly wait for each other). */
+export const AUTO_WORKERS_FROM = 20_000;
+
+/** `--workers`: an integer, or `auto` (the default): one per core, up to 4, for a fleet of 20,000 clients or more; else 1. */
+export const workersOf = (value: string | undefined, clients: number): number => {
+  if (value === undefined || value.trim() === 'auto') return clients >= AUTO_WORKERS_FROM ? Math.min(availableParallelism(), 4) : 1;
+  return Math.min(integer(value, 'workers', 1, 64)!, clients);
+};
 
 /** What a run prints and draws. */
 export interface Output {
@@ -67,6 +78,7 @@ export function occJob(values: Flags, seed: number): () => Output {
       throw new UsageError(`--strategies for aws-occ takes ${OCC_STRATEGIES.join(', ')}; got '${s}'`);
     }
   }
+  if (values.workers !== undefined) throw new UsageError('--workers applies to fleet scenarios only, not aws-occ');
   const runs = integer(values.runs, 'runs', 1) ?? 100;
   return () => {
     const points = awsOccStudy({ clients, runs, seed, strategies: strategies as OccStrategy[] | undefined });
@@ -93,9 +105,11 @@ export function simulationJob(values: Flags, scenario: string, seed: number): ()
     if (!Object.hasOwn(STRATEGIES, s)) throw new UsageError(`--strategies takes ${Object.keys(STRATEGIES).join(', ')}; got '${s}'`);
   }
   if (values.runs !== undefined) throw new UsageError('--runs applies to --scenario aws-occ only');
+  const clients = integer(values.clients, 'clients', 1, MAX_CLIENTS);
   const options = {
     scenario: scenario as ScenarioName,
-    clients: integer(values.clients, 'clients', 1, MAX_CLIENTS),
+    clients,
+    workers: workersOf(values.workers, clients ?? 1000),
     strategies,
     duration: time(values.duration, 'duration', 1),
     interval: time(values.interval, 'interval', MIN_INTERVAL),
