@@ -62,6 +62,10 @@ interface InFlight {
   resolve: (response: ModelledResponse) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
+  /** The server's answer, once it is known. */
+  answer?: Answer;
+  /** True once its way back is over: it is delivered as soon as the answer is known (only a server answering in under 1 ms is that quick). */
+  due?: boolean;
 }
 
 /**
@@ -104,13 +108,22 @@ export class SimulatedNetwork {
         const ifNoneMatch = ifNoneMatchOf(init);
         const request = this.#sent++;
         const there = this.#latency(client);
-        this.#inFlight.set(request, { client, back: this.#latency(client), resolve, reject, signal: init?.signal ?? undefined });
+        const flight: InFlight = { client, back: this.#latency(client), resolve, reject, signal: init?.signal ?? undefined };
+        this.#inFlight.set(request, flight);
         time.at(sent + there, () => {
+          const arrived = time.now();
           const arrivals = this.#arrivals;
-          arrivals.time.push(time.now());
+          arrivals.time.push(arrived);
           arrivals.client.push(client);
           arrivals.request.push(request);
           arrivals.ifNoneMatch.push(ifNoneMatch);
+          // The way back is timed from here, in the client's own time line: when the server's answer
+          // is handed over (at the end of some window) must not decide which of the client's timers
+          // due in the same ms fires first.
+          time.at(arrived + this.#responseTime + flight.back, () => {
+            if (flight.answer) this.#deliver(request, flight, flight.answer);
+            else flight.due = true;
+          });
         });
       })) as unknown as typeof fetch;
   }
@@ -122,20 +135,22 @@ export class SimulatedNetwork {
     return arrivals;
   }
 
-  /** Sends the server's answers back: each reaches its client after the response time and a latency draw. */
+  /** Hands over the server's answers; each reaches its client once its way back is over (at once, if it already is). */
   answer(answers: Answers): void {
-    const time = this.#time;
     for (let i = 0; i < answers.request.length; i += 1) {
       const request = answers.request[i]!;
       const flight = this.#inFlight.get(request)!;
-      this.#inFlight.delete(request);
       const answer = this.#answers[answers.answer[i]!]!;
-      time.at(answers.arrived[i]! + this.#responseTime + flight.back, () => {
-        if (flight.signal?.aborted) return flight.reject(flight.signal.reason);
-        const { body } = answer;
-        this.#metrics.delivered(flight.client, time.now(), answer.status, body === null ? 0 : body.length, answer.retryAfter);
-        flight.resolve(new ModelledResponse(answer.status, body, headersOf(answer)));
-      });
+      if (flight.due) this.#deliver(request, flight, answer);
+      else flight.answer = answer;
     }
+  }
+
+  #deliver(request: number, flight: InFlight, answer: Answer): void {
+    this.#inFlight.delete(request);
+    if (flight.signal?.aborted) return flight.reject(flight.signal.reason);
+    const { body } = answer;
+    this.#metrics.delivered(flight.client, this.#time.now(), answer.status, body === null ? 0 : body.length, answer.retryAfter);
+    flight.resolve(new ModelledResponse(answer.status, body, headersOf(answer)));
   }
 }

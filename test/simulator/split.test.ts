@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { AUTO_WORKERS_FROM, workersOf } from '../../src/cli/simulate/jobs.js';
 import { FleetMetrics } from '../../src/simulator/metrics.js';
 import { normalizeOptions } from '../../src/simulator/normalize-options.js';
-import { runStrategy } from '../../src/simulator/simulate.js';
+import { runStrategy, simulate } from '../../src/simulator/simulate.js';
 import type { SimulateOptions } from '../../src/simulator/simulate-options.js';
 
 // A fleet split into shards (and threads) must give the numbers of the whole
@@ -46,7 +46,17 @@ describe('simulate: a fleet split into shards', () => {
 
   it('the same numbers from 2 and 3 worker threads as from one thread (the built package)', async () => {
     const { simulate } = await built();
-    for (const [, options] of [runs[0]!, runs[4]!]) {
+    // The last: naive clients whose ticks fall in the ms their answers come back, in a Retry-After's shade.
+    const ticksOnAnswers: SimulateOptions = {
+      clients: 4,
+      scenario: 'rate-limit',
+      duration: 2_000,
+      interval: 10,
+      latency: { mean: 0, sd: 0 },
+      server: { rateLimit: { rps: 100, retryAfter: 1 } },
+      strategies: ['naive'],
+    };
+    for (const options of [runs[0]![1], runs[4]![1], ticksOnAnswers]) {
       const alone = await simulate(options);
       expect(await simulate({ ...options, workers: 2 })).toEqual(alone);
       expect(await simulate({ ...options, workers: 3 })).toEqual(alone);
@@ -60,6 +70,32 @@ describe('simulate: a fleet split into shards', () => {
     await expect(shard.advance(10, { request: [], arrived: [], answer: [] })).rejects.toThrow(TypeError);
     await expect(shard.report()).rejects.toThrow(TypeError);
     await shard.close();
+  });
+});
+
+describe('simulate: the ends of a run', () => {
+  it('judges no recovery that comes after the run', async () => {
+    // The clients are all healthy when the run ends, 5 s before the outage would even start.
+    const result = await simulate({ clients: 50, duration: 20_000, scenario: 'outage', server: { outages: [{ start: 25_000, end: 30_000 }] }, strategies: ['pollite'] });
+    expect(result.strategies[0]!.timeTo99Healthy).toBeNull();
+    // Within the run, it is judged.
+    const within = await simulate({ clients: 50, duration: 20_000, scenario: 'outage', server: { outages: [{ start: 5_000, end: 8_000 }] }, strategies: ['pollite'] });
+    expect(within.strategies[0]!.timeTo99Healthy).toBeGreaterThanOrEqual(0);
+  });
+
+  it('delivers the answers due at the last instant from a server answering at once', async () => {
+    // One request every ms from 0 to 10 inclusive, each answered in the same ms: 11 requests, 11 answers.
+    const result = await simulate({
+      clients: 1,
+      duration: 10,
+      interval: 1,
+      startSpread: 0,
+      latency: { mean: 0, sd: 0 },
+      scenario: 'job',
+      server: { responseTime: 0, jobDoneAt: Infinity },
+      strategies: ['naive'],
+    });
+    expect(result.strategies[0]).toMatchObject({ requests: 11, statuses: { 200: 11 } });
   });
 });
 
