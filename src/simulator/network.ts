@@ -45,15 +45,14 @@ export interface Arrivals {
   ifNoneMatch: Array<string | null>;
 }
 
-/** The server's answers to a shard's arrivals: column `i` answers request `request[i]`, which arrived at `arrived[i]`, with `answers[answer[i]]`. */
+/** The server's answers to a shard's arrivals: column `i` answers request `request[i]` with `answers[answer[i]]`. */
 export interface Answers {
   request: number[];
-  arrived: number[];
   answer: number[];
 }
 
-/** Makes an empty {@link Answers} (or {@link Arrivals}, with `ifNoneMatch`). */
-export const noAnswers = (): Answers => ({ request: [], arrived: [], answer: [] });
+/** Makes an empty {@link Answers}. */
+export const noAnswers = (): Answers => ({ request: [], answer: [] });
 
 interface InFlight {
   client: number;

@@ -99,7 +99,6 @@ export async function runStrategy(strategy: Strategy, options: SimulateOptions, 
         metrics.arrived(time, server.outageAt(time) !== undefined);
         const to = answers[shard]!;
         to.request.push(arrivals.request[column]!);
-        to.arrived.push(time);
         to.answer.push(answerIndex.get(server.handle(time, arrivals.ifNoneMatch[column]!))!);
       }
       metrics.health(

@@ -67,7 +67,7 @@ describe('simulate: a fleet split into shards', () => {
     const { threadShard } = (await import(pathToFileURL(join(root, 'dist', 'simulator', 'thread-shard.js')).href)) as typeof import('../../src/simulator/thread-shard.js');
     await built();
     const shard = threadShard({ strategy: 'no-such-strategy', options: { clients: 2 }, from: 0, to: 2 });
-    await expect(shard.advance(10, { request: [], arrived: [], answer: [] })).rejects.toThrow(TypeError);
+    await expect(shard.advance(10, { request: [], answer: [] })).rejects.toThrow(TypeError);
     await expect(shard.report()).rejects.toThrow(TypeError);
     await shard.close();
   });
