@@ -7,11 +7,16 @@ export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return mix(state);
   };
+}
+
+/** mulberry32's output for a state: the draw in [0, 1). */
+function mix(state: number): number {
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 
 /**
@@ -25,10 +30,11 @@ export function deriveSeed(seed: number, stream: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** A draw from Normal(mean, sd) by the Box-Muller transform. */
-export function normal(random: () => number, mean: number, sd: number): number {
-  const u = 1 - random(); // (0, 1]: keeps log finite
-  const v = random();
+/**
+ * A draw from Normal(mean, sd) by the Box-Muller transform, from two uniform
+ * draws: `u` in (0, 1] (so the log is finite: pass `1 - random()`) and `v` in [0, 1).
+ */
+export function normal(u: number, v: number, mean: number, sd: number): number {
   return mean + sd * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
@@ -60,8 +66,5 @@ export function normals(random: () => number, mean: number, sd: number): () => n
 export function drawFrom(states: Uint32Array, i: number): number {
   const state = (states[i]! + 0x6d2b79f5) >>> 0;
   states[i] = state;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  return mix(state);
 }

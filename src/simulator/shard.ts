@@ -2,7 +2,7 @@ import { VirtualClock } from '../testing/index.js';
 import { ClientMetrics, type ClientReport, type HealthChanges } from './metrics.js';
 import { SimulatedNetwork, type Answers, type Arrivals } from './network.js';
 import type { normalizeOptions } from './normalize-options.js';
-import { deriveSeed, drawFrom, mulberry32 } from './prng.js';
+import { deriveSeed, drawFrom, mulberry32, normal } from './prng.js';
 import { ModelledServer } from './server-model.js';
 import type { Strategy } from './strategies.js';
 
@@ -42,12 +42,7 @@ export class FleetShard {
     const latency =
       sd === 0
         ? () => mean
-        : (client: number) => {
-            // Box-Muller, as `normal` draws it: 1 - u keeps the log finite.
-            const u = 1 - drawFrom(paths, client - from);
-            const v = drawFrom(paths, client - from);
-            return Math.abs(mean + sd * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v));
-          };
+        : (client: number) => Math.abs(normal(1 - drawFrom(paths, client - from), drawFrom(paths, client - from), mean, sd));
     const server = new ModelledServer(o.server);
     this.#network = new SimulatedNetwork(time, metrics, latency, server.responseTime, server.answers);
     for (let id = from; id < to; id += 1) {

@@ -7,7 +7,7 @@ import type { SimulateOptions, SimulationResult } from './simulate-options.js';
 import type { Strategy } from './strategies.js';
 import type { Shard } from './thread-shard.js';
 
-/** How a run splits its fleet: into `shards` parts, run in this thread or (`threads`) each in a worker thread. */
+/** How a run splits its fleet: into `shards` parts, run in this thread or (`threads`, used when the server takes 2 ms or more to answer) all but the first in worker threads. */
 export interface Split {
   shards: number;
   threads: boolean;
@@ -63,15 +63,17 @@ export async function runStrategy(strategy: Strategy, options: SimulateOptions, 
   const outages = o.server.outages ?? [];
   const recovery = outages.length === 0 ? null : Math.max(...outages.map((outage) => outage.end));
   const metrics = new FleetMetrics({ strategy: strategy.name, clients: o.clients, duration: o.duration, recovery, jobDoneAt: o.server.jobDoneAt ?? Infinity });
+  // A server answering in under 2 ms leaves windows of 1 ms, a meeting of the threads per virtual ms: slower than one thread, with the same numbers.
+  const threads = split.threads && server.responseTime >= 2;
   // Windows ahead: the answers to window k are handed over before window k + ahead + 1 runs, so a window is at most rt / (ahead + 1).
-  const ahead = split.threads ? 1 : 0;
+  const ahead = threads ? 1 : 0;
   const window = Math.max(1, Math.floor(server.responseTime / (ahead + 1)));
   // Below 1 ms, answers due in the window they were asked in come at the start of the next, at their own virtual time.
   const lagging = server.responseTime < window;
   // With answers late by a window, the last instant's answers come in windows of their own, at `duration`, until no more requests arrive.
   let windows = Math.floor(o.duration / window) + 1;
   const untilOf = (k: number): number => Math.min(k * window + window - 1, o.duration);
-  const shards = await openShards(strategy, options, o, split);
+  const shards = await openShards(strategy, options, o, { ...split, threads });
   const running = new Map<number, Promise<WindowReport[]>>();
   const start = (k: number, answers: readonly Answers[]): void => {
     const reports = Promise.all(shards.map((shard, i) => shard.advance(untilOf(k), answers[i]!)));
@@ -130,8 +132,7 @@ export async function runStrategy(strategy: Strategy, options: SimulateOptions, 
 export async function simulate(options: SimulateOptions = {}): Promise<SimulationResult> {
   const o = normalizeOptions(options);
   const strategies: StrategyMetrics[] = [];
-  // A server answering in under 2 ms leaves windows of 1 ms, a meeting of the threads per virtual ms: slower than one thread, with the same numbers.
-  const split = { shards: o.workers, threads: o.workers > 1 && (o.server.responseTime ?? 20) >= 2 };
+  const split = { shards: o.workers, threads: o.workers > 1 };
   for (const strategy of o.strategies) strategies.push(await runStrategy(strategy, options, o, split));
   return {
     scenario: o.name,
