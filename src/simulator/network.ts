@@ -53,6 +53,7 @@ export interface Answers {
 
 /** Makes an empty {@link Answers}. */
 export const noAnswers = (): Answers => ({ request: [], answer: [] });
+const noArrivals = (): Arrivals => ({ time: [], client: [], request: [], ifNoneMatch: [] });
 
 interface InFlight {
   client: number;
@@ -86,7 +87,7 @@ export class SimulatedNetwork {
   #answers: readonly Answer[];
   #inFlight = new Map<number, InFlight>();
   #sent = 0;
-  #arrivals: Arrivals = { time: [], client: [], request: [], ifNoneMatch: [] };
+  #arrivals: Arrivals = noArrivals();
 
   /** `latency(client)` draws one one-way delay of that client's path; `answers` is the server's list of answers, by index. */
   constructor(time: VirtualClock, metrics: ClientMetrics, latency: Latency, responseTime: number, answers: readonly Answer[]) {
@@ -130,7 +131,7 @@ export class SimulatedNetwork {
   /** The requests that arrived since the last call. */
   takeArrivals(): Arrivals {
     const arrivals = this.#arrivals;
-    this.#arrivals = { time: [], client: [], request: [], ifNoneMatch: [] };
+    this.#arrivals = noArrivals();
     return arrivals;
   }
 
