@@ -16,5 +16,5 @@ export interface FocusSource {
 /** Window focus from the DOM. */
 export const documentFocus: FocusSource = {
   blurred: () => (globalThis as { document?: { hasFocus?: () => boolean } }).document?.hasFocus?.() === false,
-  subscribe: listenGlobal('focus', 'blur'),
+  subscribe: /* @__PURE__ */ listenGlobal('focus', 'blur'),
 };

@@ -40,5 +40,5 @@ export const unsubscribed = (): void => undefined;
 /** The browser's connection state from `navigator.onLine`. */
 export const navigatorOnline: OnlineSource = {
   offline: () => (globalThis as { navigator?: { onLine?: unknown } }).navigator?.onLine === false,
-  subscribe: listenGlobal('online', 'offline'),
+  subscribe: /* @__PURE__ */ listenGlobal('online', 'offline'),
 };

@@ -1,3 +1,4 @@
+import { unsubscribed } from '../env/online.js';
 import type { Wake } from '../env/wait.js';
 import type { LoopHooks } from './feature.js';
 import type { PollEvent } from './poll-events.js';
@@ -6,24 +7,30 @@ import type { PollEvent } from './poll-events.js';
 export interface PauseSource {
   /** True while the pause is in force. */
   holds(): boolean;
-  /** Calls `listener` whenever it may have changed; returns the unsubscribe. */
+  /** Calls `listener` whenever it may have changed; returns the unsubscribe. Called detached, without `this`. */
   subscribe(listener: () => void): () => void;
 }
 
 /**
  * The hooks of one pause: hold while `source` holds (emitting a `pause`
  * event with `reason`), and end interval waits early (`wake`) once it no
- * longer does, so the first request after it goes out at once.
+ * longer does, so the first request after it goes out at once. None for a
+ * source with nothing to watch (a default source outside a browser: no
+ * document, no window), which can neither pause nor wake: its poll's waits
+ * then stay bare timers, and each request costs less.
  */
 export function pauseHooks(
   reason: Extract<PollEvent, { type: 'pause' }>['reason'],
   wakeReason: Extract<PollEvent, { type: 'wake' }>['reason'],
   source: PauseSource,
-  network = false,
-): LoopHooks {
-  const wake: Wake<string> & { network: boolean } = {
+  network?: boolean,
+): LoopHooks | undefined {
+  const probe = source.subscribe(unsubscribed);
+  probe();
+  if (probe === unsubscribed) return undefined;
+  const wake: Wake<string> & { network?: boolean } = {
     reason: wakeReason,
-    subscribe: (listener) => source.subscribe(listener),
+    subscribe: source.subscribe,
     ready: () => !source.holds(),
     network,
   };

@@ -25,17 +25,15 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (va
 
 /** The built-in pauses and the cooldown, then every feature that joins. */
 function attachAll(call: PollCall<unknown>): LoopHooks[] {
-  const { request, settings } = call;
+  const { settings } = call;
   const { env } = settings;
-  const hooks: LoopHooks[] = [];
-  if (settings.pauseWhenHidden) hooks.push(pauseHooks('hidden', 'visible', { holds: () => env.visibility.hidden(), subscribe: (l) => env.visibility.subscribe(l) }));
-  if (settings.pauseWhenOffline) hooks.push(pauseHooks('offline', 'online', { holds: () => env.online.offline(), subscribe: (l) => env.online.subscribe(l) }, true));
-  if (settings.cooldown) hooks.push(cooldownHooks({ request, settings }));
-  for (const feature of settings.use) {
-    const joined = feature.attach?.({ request, settings });
-    if (joined) hooks.push(joined);
-  }
-  return hooks;
+  // The call is the features' context: its request and settings (a LoopContext) and more they do not see.
+  return [
+    settings.pauseWhenHidden && pauseHooks('hidden', 'visible', { holds: () => env.visibility.hidden(), subscribe: (l) => env.visibility.subscribe(l) }),
+    settings.pauseWhenOffline && pauseHooks('offline', 'online', { holds: () => env.online.offline(), subscribe: (l) => env.online.subscribe(l) }, true),
+    settings.cooldown && cooldownHooks(call),
+    ...settings.use.map((feature) => feature.attach?.(call)),
+  ].filter(Boolean) as LoopHooks[];
 }
 
 /**
@@ -53,7 +51,7 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
   const emit = (event: PollEvent): void => sink.event(event);
   const hooks = attachAll(call as PollCall<unknown>);
   const told = hooks.some((h) => h.answer || h.pace);
-  const wakes = hooks.flatMap((h) => (h.wake ? [h.wake] : []));
+  const wakes = hooks.map((h) => h.wake).filter(Boolean) as Array<NonNullable<LoopHooks['wake']>>;
   const everyWakes = wakes.filter((w) => w.every);
   const networkWakes = wakes.filter((w) => w.network || w.every);
   // The last failure, the cause of a give-up or a timeout; an HttpError is made only if one is thrown.

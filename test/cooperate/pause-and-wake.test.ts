@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clearCooldowns, pauseWhenBlurred } from '../../src/cooperate/index.js';
 import { navigatorOnline } from '../../src/env/online.js';
 import { documentFocus } from '../../src/env/focus.js';
+import { documentVisibility } from '../../src/env/visibility.js';
 import { poll, type PollEvent } from '../../src/index.js';
 import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 import { switchable, until, virtualClock } from './helpers/virtual-clock.js';
@@ -203,5 +204,40 @@ describe('default sources', () => {
     }
     expect(navigatorOnline.offline()).toBe(false); // Node: no navigator.onLine, never offline
     expect(documentFocus.blurred()).toBe(false);
+  });
+
+  it('outside a browser have nothing to watch: a poll attaches no pause for them and never asks them, so its waits stay bare timers', async () => {
+    server = await startServer(scripted([running, running, done]));
+    const clock = virtualClock({ random: 0 });
+    const asked: string[] = [];
+    // The real default sources (no document, no window here), counted.
+    const env = {
+      ...clock.env(),
+      visibility: { hidden: () => (asked.push('hidden'), documentVisibility.hidden()), subscribe: documentVisibility.subscribe },
+      online: { offline: () => (asked.push('offline'), navigatorOnline.offline()), subscribe: navigatorOnline.subscribe },
+    };
+    const focus = { blurred: () => (asked.push('blurred'), documentFocus.blurred()), subscribe: documentFocus.subscribe };
+    const promise = poll<Job>(server.url, { isDone, interval: 1000, env, use: [pauseWhenBlurred(focus)] });
+    await until(() => server!.requests.length === 1 && clock.pending() === 1);
+    await clock.advance(1000);
+    await until(() => server!.requests.length === 2 && clock.pending() === 1);
+    await clock.advance(1000);
+    await expect(promise).resolves.toEqual({ status: 'done' });
+    expect(server.requests).toHaveLength(3);
+    expect(asked).toEqual([]);
+  });
+
+  it('a source that can notify is still asked before every request', async () => {
+    server = await startServer(scripted([running, done]));
+    const clock = virtualClock({ random: 0 });
+    const hidden = switchable(false);
+    let asked = 0;
+    const env = { ...clock.env(), visibility: { hidden: () => (asked++, hidden.is()), subscribe: hidden.subscribe } };
+    const promise = poll<Job>(server.url, { isDone, interval: 1000, env });
+    await until(() => server!.requests.length === 1 && clock.pending() === 1);
+    await clock.advance(1000);
+    await promise;
+    expect(asked).toBe(2);
+    expect(hidden.listeners()).toBe(0);
   });
 });
