@@ -24,7 +24,7 @@ const currentDocument = (): DocumentLike | undefined => {
   return doc && typeof doc.addEventListener === 'function' ? doc : undefined;
 };
 
-/** Page visibility from the DOM, looked up lazily so it also works where `document` appears later (tests). */
+/** Page visibility from the DOM, looked up when asked, so it also works where `document` appears later (tests); a poll started before it has no pause to check. */
 export const documentVisibility: VisibilitySource = {
   hidden: () => {
     const doc = currentDocument();

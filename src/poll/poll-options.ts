@@ -56,14 +56,16 @@ export interface PollOptions<T = unknown> {
   requestTimeout?: number;
   /**
    * Send nothing while the page is hidden; the first request after it
-   * becomes visible goes out at once. A no-op where there is no `document`.
+   * becomes visible goes out at once. A no-op where there is no `document`
+   * when the poll starts: nothing is checked or listened to then, at no cost.
    * @default true
    */
   pauseWhenHidden?: boolean;
   /**
    * Send nothing while `navigator.onLine` is false; poll at once when the
    * `online` event fires, even during an interval wait. A no-op where there
-   * is no `navigator.onLine`.
+   * is no `navigator.onLine`, and costs nothing where there is no window to
+   * send `online` and `offline` events (Node).
    * @default true
    */
   pauseWhenOffline?: boolean;
