@@ -39,11 +39,11 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
  * least any loop that can be stopped must do (undici leaks listeners onto a
  * signal reused across requests, so it must be fresh).
  */
-async function bareLoop(n, cancellable = false, cacheControl = false) {
+async function bareLoop(n, cancellable = false, cacheControl = false, send = fetch) {
   let etag = null;
   for (let i = 0; i < n; i += 1) {
     const headers = etag ? { 'if-none-match': etag, ...(cacheControl ? { 'cache-control': 'max-age=0' } : {}) } : {};
-    const response = await fetch(url, cancellable ? { headers, signal: new AbortController().signal } : { headers });
+    const response = await send(url, cancellable ? { headers, signal: new AbortController().signal } : { headers });
     if (response.status === 200) {
       etag = response.headers.get('etag');
       await response.json();
@@ -136,20 +136,7 @@ const inMemory = (n) => {
   // A 304 for every conditional request; the last call's 200 ends a poll (isDone sees 2xx bodies only).
   return async () => (calls += 1) === 1 || calls > n ? first() : notModified;
 };
-async function bareInMemory(n) {
-  const answer = inMemory(n);
-  let etag = null;
-  for (let i = 0; i < n; i += 1) {
-    const response = await answer(url, { headers: etag ? { 'if-none-match': etag } : {} });
-    if (response.status === 200) {
-      etag = response.headers.get('etag');
-      await response.json();
-    } else {
-      await response.body?.cancel();
-    }
-    await pause();
-  }
-}
+const bareInMemory = (n) => bareLoop(n, false, false, inMemory(n));
 async function pollInMemory(n) {
   // n requests: a 200, n - 2 304s, and the 200 that ends it.
   const answer = inMemory(n - 1);
