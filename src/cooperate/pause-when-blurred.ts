@@ -6,7 +6,8 @@ import type { PollFeature } from '../index.js';
  * Sends nothing while the window does not have the focus, and polls at
  * once when it gets it back (even during an interval wait). `source`
  * replaces the DOM's `document.hasFocus()` and `focus`/`blur` events
- * (outside a browser, the window is never blurred).
+ * (outside a browser, the window is never blurred: where no window sends
+ * `focus` and `blur` events when the poll starts, the feature checks nothing).
  *
  * @example
  * poll('/api/jobs/42', { use: [pauseWhenBlurred()], isDone });

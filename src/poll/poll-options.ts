@@ -64,8 +64,9 @@ export interface PollOptions<T = unknown> {
   /**
    * Send nothing while `navigator.onLine` is false; poll at once when the
    * `online` event fires, even during an interval wait. A no-op where there
-   * is no `navigator.onLine`, and costs nothing where there is no window to
-   * send `online` and `offline` events (Node).
+   * is no `navigator.onLine`, and where no window sends `online` and
+   * `offline` events when the poll starts (Node): with nothing to wake it, a
+   * pause could never end, so nothing is checked or listened to, at no cost.
    * @default true
    */
   pauseWhenOffline?: boolean;
