@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { simulate, type SimulateOptions } from '../../src/simulator/index.js';
+import { exactClient } from './helpers/exact-client.js';
 
 // Every option of simulate() is checked before anything runs: a bad one is a
 // TypeError naming it (nested settings by their path), never a hang, a crash
@@ -25,7 +26,7 @@ describe('simulate: interval', () => {
   });
 
   it('still runs at the shortest interval, 1 ms', async () => {
-    const result = await simulate({ clients: 1, duration: 50, interval: 1, strategies: ['naive'], startSpread: 0, latency: { mean: 0, sd: 0 } });
+    const result = await simulate(exactClient({ duration: 50, interval: 1 }));
     expect(result.strategies[0]!.requests).toBe(51);
   });
 });

@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../../src/simulator/index.js';
+import { exactClient } from './helpers/exact-client.js';
 
 const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
 
 describe('simulate: requests and the requests-per-second series agree', () => {
   it('counts an arrival at exactly t = duration in the last second', async () => {
     // One naive client, no latency: requests arrive at 0, 1000 and 2000 ms, the last at the end of the run.
-    const result = await simulate({
-      clients: 1,
-      duration: 2000,
-      interval: 1000,
-      startSpread: 0,
-      latency: { mean: 0, sd: 0 },
-      strategies: ['naive'],
-    });
+    const result = await simulate(exactClient({ duration: 2000, interval: 1000 }));
     const [naive] = result.strategies;
     expect(naive!.requests).toBe(3);
     expect(naive!.rps).toEqual([1, 2]);

@@ -8,6 +8,7 @@ import { FleetMetrics } from '../../src/simulator/metrics.js';
 import { normalizeOptions } from '../../src/simulator/normalize-options.js';
 import { runStrategy, simulate } from '../../src/simulator/simulate.js';
 import type { SimulateOptions } from '../../src/simulator/simulate-options.js';
+import { exactClient } from './helpers/exact-client.js';
 
 // A fleet split into shards (and threads) must give the numbers of the whole
 // fleet in one piece: each client draws from its own streams, and the server
@@ -85,16 +86,7 @@ describe('simulate: the ends of a run', () => {
 
   it('delivers the answers due at the last instant from a server answering at once', async () => {
     // One request every ms from 0 to 10 inclusive, each answered in the same ms: 11 requests, 11 answers.
-    const result = await simulate({
-      clients: 1,
-      duration: 10,
-      interval: 1,
-      startSpread: 0,
-      latency: { mean: 0, sd: 0 },
-      scenario: 'job',
-      server: { responseTime: 0, jobDoneAt: Infinity },
-      strategies: ['naive'],
-    });
+    const result = await simulate(exactClient({ duration: 10, interval: 1, scenario: 'job', server: { responseTime: 0, jobDoneAt: Infinity } }));
     expect(result.strategies[0]).toMatchObject({ requests: 11, statuses: { 200: 11 } });
   });
 });
