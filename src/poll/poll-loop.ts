@@ -27,7 +27,7 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (va
 function attachAll(call: PollCall<unknown>): LoopHooks[] {
   const { settings } = call;
   const { env } = settings;
-  // The call is the features' context: its request and settings (a LoopContext) and more they do not see.
+  // Features get the call itself as their LoopContext, typed to show only its request and settings.
   return [
     settings.pauseWhenHidden && pauseHooks('hidden', 'visible', { holds: () => env.visibility.hidden(), subscribe: (l) => env.visibility.subscribe(l) }),
     settings.pauseWhenOffline && pauseHooks('offline', 'online', { holds: () => env.online.offline(), subscribe: (l) => env.online.subscribe(l) }, true),
