@@ -1,4 +1,5 @@
 import { deadline } from '../env/deadline.js';
+import { abortable } from '../env/settle.js';
 import { wait, type Wake } from '../env/wait.js';
 import { HttpError } from '../errors/http-error.js';
 import { PollGaveUpError } from '../errors/poll-gave-up-error.js';
@@ -14,7 +15,7 @@ import { cooldownHooks } from './cooldown-hooks.js';
 import type { Hold, LoopHooks, PollAnswer, PollCall } from './feature.js';
 import type { PollEvent } from './poll-events.js';
 import { pauseHooks } from './pauses.js';
-import { sendRequest, type PendingHttpError } from './send-request.js';
+import { answerOf, failed as failedRequest, type PendingHttpError, type RequestResult } from './send-request.js';
 
 const noHeaders = new Headers();
 
@@ -94,6 +95,7 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
   };
   /** The policy of failures, with the interval a 429 sees while the server throttles. */
   const basePolicy: RetryPolicy = { retries: s.retries, backoff: s.backoff, maxRetryAfter: s.maxRetryAfter, interval: s.interval, countPaced: false, isRetryableStatus, deadline: end };
+  const requestTimedOut = (): DOMException => timeoutError(`Request timed out after ${s.requestTimeout} ms`);
   const onResponse = listens ? (response: Response, started: number): void => emit({ type: 'response', status: response.status, ms: env.now() - started }) : undefined;
 
   let since: Validators | null = null;
@@ -105,10 +107,32 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
       const holding = holdWhileAsked();
       if (holding) await holding;
       if (listens) emit({ type: 'request', attempt: failures + 1, conditional: since !== null });
-      const result = await sendRequest(request, s, since, signal, onResponse);
-      const { response } = result;
+      const started = env.now();
+      // A fresh signal per request (undici leaks listeners onto reused ones), and none when nothing can abort.
+      const own = deadline(env, s.requestTimeout, requestTimedOut, signal);
+      let result: RequestResult | null | undefined;
+      let response: Response | undefined;
+      try {
+        try {
+          // Raced against the signal: a fetch that ignores its signal cannot hold pollite.
+          response = await abortable(Promise.resolve(s.fetch(...request.args(since, own.signal))), own.signal);
+        } catch (error) {
+          result = failedRequest(error, signal, own.passed());
+        }
+        result ??= answerOf(response!, request.url, onResponse, started);
+        if (!result) {
+          try {
+            result = { response: response!, data: await abortable(s.parse(response!), own.signal) };
+          } catch (error) {
+            result = failedRequest(error, signal, own.passed(), response, request.url);
+          }
+        }
+      } finally {
+        own.stop();
+      }
+      ({ response } = result);
       const status = response?.status ?? 0;
-      const headers = response?.headers ?? noHeaders;
+      const headers: Headers = response?.headers ?? noHeaders;
       const at = env.now();
       const answer: PollAnswer | undefined = told ? { status, headers, data: result.failure ? undefined : result.data, at } : undefined;
       if (answer) for (const h of hooks) h.answer?.(answer);
