@@ -13,8 +13,8 @@ export const MAX_TIMER = 2 ** 31 - 1;
 export function startTimer(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, ms: number, callback: () => void): () => void {
   if (!(ms > MAX_TIMER)) {
     // The common case, one timer: no chain to keep.
-    const only = clock.setTimeout(callback, Math.max(0, ms));
-    return () => clock.clearTimeout(only);
+    // Bound, not a closure: no scope kept per timer (a fleet of waits keeps every one).
+    return clock.clearTimeout.bind(clock, clock.setTimeout(callback, Math.max(0, ms)));
   }
   let handle: unknown;
   let remaining = Math.max(0, ms);

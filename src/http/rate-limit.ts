@@ -20,6 +20,23 @@ const count = (text: string | null | undefined): number | null => (text && /^\d+
 /** The value of `key` among `;`/`,`-separated `key=value` parameters (draft-7's dictionary, draft-8's item parameters); none in an empty field. */
 const param = (field: string, key: string): string | undefined => (field ? new RegExp(`(^|[;,])\\s*${key}=([^;,\\s]+)`).exec(field)?.[2] : undefined);
 
+/** Requests left in the window by any dialect, or null; `field` is the `RateLimit` header ('' without one). */
+export const rateLimitRemaining = (headers: HeaderReader, field: string): number | null =>
+  count(param(field, 'r') ?? param(field, 'remaining') ?? headers.get('ratelimit-remaining') ?? headers.get('x-ratelimit-remaining'));
+
+/** ms until the window resets by any dialect (capped at `max`), or null; `field` as for {@link rateLimitRemaining}. */
+export function rateLimitReset(headers: HeaderReader, field: string, now: number, max: number): number | null {
+  let reset = seconds(param(field, 't') ?? param(field, 'reset') ?? headers.get('ratelimit-reset'));
+  let at: number | null = null;
+  if (reset === null) {
+    const legacy = seconds(headers.get('x-ratelimit-reset'));
+    if (legacy !== null && legacy > EPOCH_FROM) at = legacy * 1000;
+    else reset = legacy;
+  }
+  const ms = at !== null ? Math.max(0, at - now) : reset === null ? null : reset * 1000;
+  return ms === null ? null : Math.min(ms, max);
+}
+
 /**
  * Reads the rate-limit headers of every dialect pollite's users meet, as a
  * pure function; a malformed value is ignored (`null`), never a throw:
@@ -40,14 +57,5 @@ const param = (field: string, key: string): string | undefined => (field ? new R
  */
 export function parseRateLimit(headers: HeaderReader, now: number, max = 300_000): RateLimit {
   const field = headers.get('ratelimit') ?? '';
-  const remaining = count(param(field, 'r') ?? param(field, 'remaining') ?? headers.get('ratelimit-remaining') ?? headers.get('x-ratelimit-remaining'));
-  let reset = seconds(param(field, 't') ?? param(field, 'reset') ?? headers.get('ratelimit-reset'));
-  let at: number | null = null;
-  if (reset === null) {
-    const legacy = seconds(headers.get('x-ratelimit-reset'));
-    if (legacy !== null && legacy > EPOCH_FROM) at = legacy * 1000;
-    else reset = legacy;
-  }
-  const ms = at !== null ? Math.max(0, at - now) : reset === null ? null : reset * 1000;
-  return { remaining, reset: ms === null ? null : Math.min(ms, max) };
+  return { remaining: rateLimitRemaining(headers, field), reset: rateLimitReset(headers, field, now, max) };
 }

@@ -1,5 +1,5 @@
 import { retryAfterMs, type HeaderReader } from './parse-retry-after.js';
-import { parseRateLimit } from './rate-limit.js';
+import { rateLimitRemaining, rateLimitReset } from './rate-limit.js';
 
 /**
  * How long the server asked us to stay away, ms, uncapped; `null` when it
@@ -10,7 +10,8 @@ import { parseRateLimit } from './rate-limit.js';
  */
 export function serverWait(status: number, headers: HeaderReader, now: number): number | null {
   const retryAfter = retryAfterMs(headers.get('retry-after'), now);
-  const { remaining, reset } = parseRateLimit(headers, now, Infinity);
-  const resetCounts = reset !== null && (status === 429 || remaining === 0);
-  return resetCounts ? Math.max(retryAfter ?? 0, reset) : retryAfter;
+  const field = headers.get('ratelimit') ?? '';
+  // The reset is read only when it counts: most answers say nothing of a limit, and every header read costs.
+  const reset = status === 429 || rateLimitRemaining(headers, field) === 0 ? rateLimitReset(headers, field, now, Infinity) : null;
+  return reset === null ? retryAfter : Math.max(retryAfter ?? 0, reset);
 }

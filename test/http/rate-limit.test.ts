@@ -72,6 +72,18 @@ describe('serverWait: what the server asked for, in one number', () => {
     expect(serverWait(503, h({ 'ratelimit-reset': '5' }), NOW)).toBeNull();
     expect(serverWait(503, h({ 'retry-after': '5' }), NOW)).toBe(5000);
   });
+
+  it('reads the reset headers only when a reset counts (each header read costs a poll CPU)', () => {
+    const reads = (status: number, fields: Record<string, string>): string[] => {
+      const names: string[] = [];
+      const headers = new Headers(fields);
+      serverWait(status, { get: (name) => (names.push(name), headers.get(name)) }, NOW);
+      return names;
+    };
+    expect(reads(304, {})).toEqual(['retry-after', 'ratelimit', 'ratelimit-remaining', 'x-ratelimit-remaining']);
+    expect(reads(200, { 'x-ratelimit-remaining': '0' })).toEqual(['retry-after', 'ratelimit', 'ratelimit-remaining', 'x-ratelimit-remaining', 'ratelimit-reset', 'x-ratelimit-reset']);
+    expect(reads(429, {})).toEqual(['retry-after', 'ratelimit', 'ratelimit-reset', 'x-ratelimit-reset']);
+  });
 });
 
 describe('the retry decision hears a limiter that sends no Retry-After', () => {
