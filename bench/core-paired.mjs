@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { poll } from '../dist/index.js';
 import { mulberry32 } from '../dist/simulator/prng.js';
+import { bareLoopOf } from './fixtures/bare-loop.mjs';
 
 const CHUNK = Number(process.env.CHUNK ?? 200);
 const ROUNDS = Number(process.env.ROUNDS ?? 100);
@@ -19,23 +20,7 @@ const baseline = process.env.POLLITE_BASELINE ? (await import(pathToFileURL(reso
 const server = fork(fileURLToPath(new URL('./fixtures/job-server.mjs', import.meta.url)), ['10']);
 const { port } = await new Promise((done) => server.once('message', done));
 const url = `http://127.0.0.1:${port}/jobs/1`;
-const pause = () => new Promise((done) => setTimeout(done, 0));
-
-/** The bare loop of `npm run bench`: same requests, same JSON parsing, same 0 ms pause, no politeness. */
-async function bareLoop(n) {
-  let etag = null;
-  for (let i = 0; i < n; i += 1) {
-    const headers = etag ? { 'if-none-match': etag } : {};
-    const response = await fetch(url, { headers });
-    if (response.status === 200) {
-      etag = response.headers.get('etag');
-      await response.json();
-    } else {
-      await response.body?.cancel();
-    }
-    await pause();
-  }
-}
+const bareLoop = bareLoopOf(url);
 /** `n` requests through `poll` (isDone sees 2xx bodies only, so a count that ends on a 304 starts one more poll). */
 const pollLoop = (run) => async (n) => {
   let left = n;

@@ -23,6 +23,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { poll } from '../dist/index.js';
 import { mulberry32 } from '../dist/simulator/prng.js';
+import { bareLoopOf } from './fixtures/bare-loop.mjs';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
@@ -32,28 +33,8 @@ const server = fork(fileURLToPath(new URL('./fixtures/job-server.mjs', import.me
 const { port } = await new Promise((resolve) => server.once('message', resolve));
 const url = `http://127.0.0.1:${port}/jobs/1`;
 
-const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/**
- * The baseline: what a careful hand-written loop does, minus all politeness.
- * With `cancellable`, each request also carries a fresh AbortSignal, the
- * least any loop that can be stopped must do (undici leaks listeners onto a
- * signal reused across requests, so it must be fresh).
- */
-async function bareLoop(n, cancellable = false, cacheControl = false, send = fetch) {
-  let etag = null;
-  for (let i = 0; i < n; i += 1) {
-    const headers = etag ? { 'if-none-match': etag, ...(cacheControl ? { 'cache-control': 'max-age=0' } : {}) } : {};
-    const response = await send(url, cancellable ? { headers, signal: new AbortController().signal } : { headers });
-    if (response.status === 200) {
-      etag = response.headers.get('etag');
-      await response.json();
-    } else {
-      await response.body?.cancel();
-    }
-    await pause();
-  }
-}
+/** The baseline (see bench/fixtures/bare-loop.mjs). */
+const bareLoop = bareLoopOf(url);
 
 async function pollLoop(n, signal) {
   let left = n;
