@@ -15,7 +15,7 @@ import { cooldownHooks } from './cooldown-hooks.js';
 import type { Hold, LoopHooks, PollAnswer, PollCall } from './feature.js';
 import type { PollEvent } from './poll-events.js';
 import { pauseHooks } from './pauses.js';
-import { answerOf, failed as failedRequest, type PendingHttpError, type RequestResult } from './send-request.js';
+import { answerOf, failed as failedRequest, type PendingHttpError, type RequestResult } from './request-answer.js';
 
 const noHeaders = new Headers();
 
