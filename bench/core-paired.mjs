@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { poll } from '../dist/index.js';
 import { mulberry32 } from '../dist/simulator/prng.js';
-import { bareLoopOf } from './fixtures/bare-loop.mjs';
+import { bareLoopOf, pollLoopOf } from './fixtures/loops.mjs';
 
 const CHUNK = Number(process.env.CHUNK ?? 200);
 const ROUNDS = Number(process.env.ROUNDS ?? 100);
@@ -22,21 +22,7 @@ const server = fork(fileURLToPath(new URL('./fixtures/job-server.mjs', import.me
 const { port } = await new Promise((done) => server.once('message', done));
 const url = `http://127.0.0.1:${port}/jobs/1`;
 const bareLoop = bareLoopOf(url);
-/**
- * At least `n` requests through `poll`; resolves with how many it sent. isDone sees 2xx bodies only, so
- * a poll runs on to the next 200 (up to 9 requests past `n` here): its CPU is counted per request sent.
- */
-const pollLoop = (run) => async (n) => {
-  let left = n;
-  while (left > 0) await run(url, { interval: 0, onEvent: (e) => e.type === 'response' && (left -= 1), isDone: () => left <= 0 }).catch(() => undefined);
-  return n - left;
-};
-/** `n` requests of the bare loop; resolves with `n`. */
-const bareRequests = async (n) => {
-  await bareLoop(n);
-  return n;
-};
-const loops = { bare: bareRequests, control: bareRequests, poll: pollLoop(poll), ...(baseline ? { baseline: pollLoop(baseline) } : {}) };
+const loops = { bare: bareLoop, control: bareLoop, poll: pollLoopOf(url, poll), ...(baseline ? { baseline: pollLoopOf(url, baseline) } : {}) };
 const names = Object.keys(loops);
 for (const name of names) await loops[name](500);
 const used = Object.fromEntries(names.map((name) => [name, []]));

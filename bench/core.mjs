@@ -23,7 +23,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { poll } from '../dist/index.js';
 import { mulberry32 } from '../dist/simulator/prng.js';
-import { bareLoopOf } from './fixtures/bare-loop.mjs';
+import { bareLoopOf, pollLoopOf } from './fixtures/loops.mjs';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
@@ -33,20 +33,9 @@ const server = fork(fileURLToPath(new URL('./fixtures/job-server.mjs', import.me
 const { port } = await new Promise((resolve) => server.once('message', resolve));
 const url = `http://127.0.0.1:${port}/jobs/1`;
 
-/** The baseline (see bench/fixtures/bare-loop.mjs). */
+/** The baseline, and poll sending the same requests (see bench/fixtures/loops.mjs). */
 const bareLoop = bareLoopOf(url);
-
-async function pollLoop(n, signal) {
-  let left = n;
-  await poll(url, { interval: 0, signal, onEvent: (e) => e.type === 'response' && (left -= 1), isDone: () => left <= 0 })
-    .catch((error) => error);
-  // isDone only sees 2xx bodies: finish the count with whatever is left.
-  while (left > 0) {
-    await poll(url, { interval: 0, signal, onEvent: (e) => e.type === 'response' && (left -= 1), isDone: () => left <= 0 });
-  }
-  // It runs on to the next 200 (up to 9 requests past n here): the measures below count per request sent.
-  return n - left;
-}
+const pollLoop = pollLoopOf(url, poll);
 
 const cpu = async (fn) => {
   // Each loop starts with an empty heap, so none pays for the garbage of the loop before it.
@@ -55,7 +44,7 @@ const cpu = async (fn) => {
   const sent = await fn();
   const used = process.cpuUsage(start);
   // ms for ITERATIONS requests: a poll that sent a few more is scaled to the same count.
-  return ((used.user + used.system) / 1000) * (typeof sent === 'number' ? ITERATIONS / sent : 1);
+  return ((used.user + used.system) / 1000) * (ITERATIONS / sent);
 };
 
 // Warm both paths up (JIT, connection pool).
@@ -127,6 +116,7 @@ async function pollInMemory(n) {
   const answer = inMemory(n - 1);
   let bodies = 0;
   await poll(url, { interval: 0, fetch: answer, isDone: () => (bodies += 1) > 1 });
+  return n;
 }
 const newSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_used_size;
 /**
@@ -143,7 +133,7 @@ const allocated = async (loop, batch = 400, batches = 30) => {
     const sent = await loop(batch);
     const after = newSpace();
     // Per request sent: a poll over the network runs a few requests past its batch (about 5%, at 100).
-    if (collections.stop().statistics.length === 0) grown.push((after - before) / (typeof sent === 'number' ? sent : batch));
+    if (collections.stop().statistics.length === 0) grown.push((after - before) / sent);
   }
   return grown.length ? median(grown) : NaN;
 };
