@@ -9,11 +9,11 @@ import { hasErrorName, PolliteError } from './pollite-error.js';
  */
 export class HttpError extends PolliteError {
   /** The HTTP status code. */
-  readonly status: number;
+  declare readonly status: number;
   /** The URL that answered. */
-  readonly url: string;
+  declare readonly url: string;
   /** The response itself, body unread. */
-  readonly response: Response;
+  declare readonly response: Response;
 
   constructor(response: Response, url = response.url) {
     super(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} from ${url}`);

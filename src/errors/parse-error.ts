@@ -3,11 +3,11 @@ import { hasErrorName, PolliteError } from './pollite-error.js';
 /** A 2xx response whose body could not be parsed. */
 export class ParseError extends PolliteError {
   /** The URL that answered. */
-  readonly url: string;
+  declare readonly url: string;
   /** The response's status. */
-  readonly status: number;
+  declare readonly status: number;
   /** The response's `Content-Type`, or `null` when it sent none. */
-  readonly contentType: string | null;
+  declare readonly contentType: string | null;
 
   constructor(response: Response, url: string, cause: unknown) {
     const contentType = response.headers.get('content-type');

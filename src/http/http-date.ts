@@ -1,4 +1,3 @@
-const MONTHS = 'JanFebMarAprMayJunJulAugSepOctNovDec';
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const MONTH = '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
 const TIME = '(\\d\\d):(\\d\\d):(\\d\\d)';
@@ -35,7 +34,7 @@ export function parseHttpDate(value: string, now: number): number | null {
   if (+h! > 23 || +min! > 59 || +s! > 60 || +day! < 1) return null;
   // Not Date.UTC, which reads years 0-99 as 1900-1999.
   const date = new Date(0);
-  date.setUTCFullYear(year, MONTHS.indexOf(month) / 3, +day!);
+  date.setUTCFullYear(year, (MONTH.indexOf(month) - 1) / 4, +day!);
   date.setUTCHours(+h!, +min!, Math.min(+s!, 59), 0);
   // Rejects 31 Feb and friends, which Date would roll over silently.
   return date.getUTCDate() === +day! ? date.getTime() : null;

@@ -26,14 +26,9 @@ export const rateLimitRemaining = (headers: HeaderReader, field: string): number
 
 /** ms until the window resets by any dialect (capped at `max`), or null; `field` as for {@link rateLimitRemaining}. */
 export function rateLimitReset(headers: HeaderReader, field: string, now: number, max: number): number | null {
-  let reset = seconds(param(field, 't') ?? param(field, 'reset') ?? headers.get('ratelimit-reset'));
-  let at: number | null = null;
-  if (reset === null) {
-    const legacy = seconds(headers.get('x-ratelimit-reset'));
-    if (legacy !== null && legacy > EPOCH_FROM) at = legacy * 1000;
-    else reset = legacy;
-  }
-  const ms = at !== null ? Math.max(0, at - now) : reset === null ? null : reset * 1000;
+  const reset = seconds(param(field, 't') ?? param(field, 'reset') ?? headers.get('ratelimit-reset'));
+  const legacy = reset === null ? seconds(headers.get('x-ratelimit-reset')) : null;
+  const ms = reset !== null ? reset * 1000 : legacy === null ? null : legacy > EPOCH_FROM ? Math.max(0, legacy * 1000 - now) : legacy * 1000;
   return ms === null ? null : Math.min(ms, max);
 }
 

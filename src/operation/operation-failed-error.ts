@@ -7,11 +7,11 @@ import { hasErrorName, PolliteError } from '../errors/pollite-error.js';
  */
 export class OperationFailedError extends PolliteError {
   /** How it ended: `'failed'` or `'canceled'` (the operation's state, not an HTTP status). */
-  readonly status: 'failed' | 'canceled';
+  declare readonly status: 'failed' | 'canceled';
   /** The final body of the status monitor, as parsed. */
-  readonly operation: unknown;
+  declare readonly operation: unknown;
   /** The URL of the status monitor. */
-  readonly url: string;
+  declare readonly url: string;
 
   constructor(status: 'failed' | 'canceled', operation: unknown, url: string, detail?: string) {
     super(`The operation at ${url} ${status === 'failed' ? 'failed' : 'was canceled'}${detail ? `: ${detail}` : ''}`);

@@ -9,10 +9,14 @@ export interface CarriedResponse {
   url?: unknown;
 }
 
-/** The response `error` carries on its `response` property, when it has a numeric status and readable headers. */
+/** Whether `value` looks like a response: a numeric status and headers that can be read. */
+export const isResponseLike = (value: unknown): value is CarriedResponse =>
+  typeof (value as CarriedResponse | null)?.status === 'number' && typeof (value as CarriedResponse).headers?.get === 'function';
+
+/** The response `error` carries on its `response` property, when it looks like one. */
 export function responseOf(error: unknown): CarriedResponse | undefined {
-  const response = (error as { response?: { status?: unknown; headers?: { get?: unknown } } } | null)?.response;
-  return typeof response?.status === 'number' && typeof response.headers?.get === 'function' ? (response as CarriedResponse) : undefined;
+  const response = (error as { response?: unknown } | null)?.response;
+  return isResponseLike(response) ? response : undefined;
 }
 
 /**

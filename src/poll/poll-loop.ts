@@ -112,6 +112,9 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
       const own = deadline(env, s.requestTimeout, requestTimedOut, signal);
       let result: RequestResult | null | undefined;
       let response: Response | undefined;
+      // Read once per response (each of a Response's getters costs a brand check); none without one.
+      let status = 0;
+      let headers: Headers = noHeaders;
       try {
         try {
           // Raced against the signal: a fetch that ignores its signal cannot hold pollite.
@@ -119,7 +122,10 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
         } catch (error) {
           result = failedRequest(error, signal, own.passed());
         }
-        result ??= answerOf(response!, request.url, onResponse, started);
+        if (!result) {
+          ({ status, headers } = response ?? ({} as Response));
+          result = answerOf(response!, status, headers, request.url, onResponse, started);
+        }
         if (!result) {
           try {
             result = { response: response!, data: await abortable(s.parse(response!), own.signal) };
@@ -131,8 +137,6 @@ export async function runLoop<T>(call: PollCall<T>): Promise<T> {
         own.stop();
       }
       ({ response } = result);
-      const status = response?.status ?? 0;
-      const headers: Headers = response?.headers ?? noHeaders;
       const at = env.now();
       const answer: PollAnswer | undefined = told ? { status, headers, data: result.failure ? undefined : result.data, at } : undefined;
       if (answer) for (const h of hooks) h.answer?.(answer);

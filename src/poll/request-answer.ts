@@ -23,29 +23,32 @@ export type RequestResult =
   | { failure: Failure; error?: undefined; response: Response; pending: PendingHttpError };
 
 /**
- * What a response is to the loop (told to `onResponse` first, with when
- * its request left): a 304 (its body freed) to go on with,
- * `null` for a 2xx whose body is to be parsed, or a retryable status to
- * decide on. Throws a `TypeError` for anything fetch should never resolve
- * to, and an `HttpError` for a status that is not retried.
+ * What a response is to the loop, given its `status` and `headers` (read
+ * once by the loop: each of a Response's getters costs a brand check),
+ * told to `onResponse` first with when its request left: a 304 (its body
+ * freed) to go on with, `null` for a 2xx whose body is to be parsed, or a
+ * retryable status to decide on. Throws a `TypeError` for anything fetch
+ * should never resolve to, and an `HttpError` for a status that is not
+ * retried.
  */
 export function answerOf(
   response: Response,
+  status: unknown,
+  headers: Headers | undefined,
   url: string,
   onResponse: ((response: Response, started: number) => void) | undefined,
   started: number,
 ): RequestResult | null {
-  if (typeof response?.status !== 'number' || typeof response.headers?.get !== 'function') {
+  if (typeof status !== 'number' || typeof headers?.get !== 'function') {
     throw new TypeError(`Expected \`fetch\` to resolve to a Response, got ${String(response)}`);
   }
   onResponse?.(response, started);
-  const { status } = response;
   if (status === 304) {
     discardBody(response);
     return { response };
   }
   if (status >= 200 && status < 300) return null;
-  if (isRetryableStatus(status)) return { failure: { type: 'status', status, headers: response.headers }, response, pending: { response, url } };
+  if (isRetryableStatus(status)) return { failure: { type: 'status', status, headers }, response, pending: { response, url } };
   throw new HttpError(response, url);
 }
 

@@ -3,6 +3,7 @@ import { HttpError, isHttpError } from '../errors/http-error.js';
 import { discardBody } from '../http/body.js';
 import { requestFactory } from '../http/request.js';
 import { checkInput, refuse, signal as signalCheck } from '../options/check.js';
+import { isResponseLike } from '../policy/error-outcome.js';
 import { isRetryableError } from '../policy/is-retryable-error.js';
 import { followBody } from './follow-body.js';
 import { idempotencyKeyFor, withIdempotencyKey } from './idempotency-key.js';
@@ -70,7 +71,7 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
           // Called detached: browsers and workerd refuse a fetch whose `this` is not the global.
           const fetchImpl = o.fetch;
           const response = await fetchImpl(...sent.args(null, cancellable ? ctx.signal : undefined));
-          if (typeof response?.status !== 'number' || typeof response.headers?.get !== 'function') {
+          if (!isResponseLike(response)) {
             throw new TypeError(`Expected \`fetch\` to resolve to a Response, got ${String(response)}`);
           }
           cooldown?.note(response, request.url);

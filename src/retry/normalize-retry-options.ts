@@ -69,7 +69,6 @@ const strings: Check = [(v) => Array.isArray(v) && v.every((item) => typeof item
 const statuses: Check = [(v) => Array.isArray(v) && v.every((code) => Number.isInteger(code) && code >= 100 && code <= 599), 'an array of HTTP status codes (integers 100-599)'];
 const key: Check = [(v) => typeof v === 'boolean' || (typeof v === 'string' && v !== ''), 'a boolean or a non-empty string'];
 
-const FETCH_SPEC = { ...RETRY_SPEC, methods: strings, statusCodes: statuses, idempotencyKey: key, fetch: func };
 
 function fill(given: RetryOptions): NormalizedRetryOptions {
   return {
@@ -93,7 +92,8 @@ export const normalizeRetryOptions = (options: RetryOptions | undefined): Normal
 
 /** Validates `fetchWithRetry`'s `retry` options once. */
 export function normalizeFetchRetryOptions(options: FetchRetryOptions | undefined): NormalizedFetchRetryOptions {
-  const given: FetchRetryOptions = checkOptions(options, FETCH_SPEC);
+  // Spread here, not at the top: a module-level spread is kept by bundlers, with fetchWithRetry's checks, in a bundle of `retry` alone.
+  const given: FetchRetryOptions = checkOptions(options, { ...RETRY_SPEC, methods: strings, statusCodes: statuses, idempotencyKey: key, fetch: func });
   const fetchImpl = given.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') refuse('fetch', 'a function: this runtime has none');
   // Extended in place rather than spread into a new object: V8 makes the

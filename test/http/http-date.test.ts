@@ -13,6 +13,16 @@ describe('parseHttpDate: the bounds of each field', () => {
     expect(parseHttpDate('Saturday, 01-Jan-11 00:00:00 GMT', in2060)).toBe(Date.UTC(2011, 0, 1));
   });
 
+  it('reads every month of each form', () => {
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    months.forEach((month, i) => {
+      expect(parseHttpDate(`Sun, 05 ${month} 2026 01:02:03 GMT`, 0)).toBe(Date.UTC(2026, i, 5, 1, 2, 3));
+      expect(parseHttpDate(`Sunday, 05-${month}-26 01:02:03 GMT`, Date.UTC(2026, 0, 1))).toBe(Date.UTC(2026, i, 5, 1, 2, 3));
+      expect(parseHttpDate(`Sun ${month}  5 01:02:03 2026`, 0)).toBe(Date.UTC(2026, i, 5, 1, 2, 3));
+    });
+    expect(parseHttpDate('Sun, 05 Jnu 2026 01:02:03 GMT', 0)).toBeNull();
+  });
+
   it('refuses minutes past 59 and seconds past 60 (which a Date would roll over or clamp), and reads a leap second as :59', () => {
     expect(parseHttpDate('Wed, 21 Oct 2015 07:59:00 GMT', 0)).toBe(Date.UTC(2015, 9, 21, 7, 59, 0));
     expect(parseHttpDate('Wed, 21 Oct 2015 07:60:00 GMT', 0)).toBeNull();

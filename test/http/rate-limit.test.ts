@@ -86,6 +86,31 @@ describe('serverWait: what the server asked for, in one number', () => {
   });
 });
 
+describe('serverWait on a Headers: one look at the names first', () => {
+  /** A real Headers that records the names read from it. */
+  class Counted extends Headers {
+    names: string[] = [];
+    override get(name: string): string | null {
+      this.names.push(name);
+      return super.get(name);
+    }
+  }
+  it('reads nothing from an answer without a Retry-After or a rate-limit name, and null it is', () => {
+    const headers = new Counted({ etag: '"v1"', date: 'Wed, 02 Dec 2026 19:00:00 GMT', 'cache-control': 'no-cache' });
+    expect(serverWait(200, headers, NOW)).toBeNull();
+    expect(serverWait(429, headers, NOW)).toBeNull();
+    expect(headers.names).toEqual([]);
+  });
+  it('reads as before once any such name is there, whatever its case on the wire', () => {
+    const retryAfter = new Counted({ 'Retry-After': '2' });
+    expect(serverWait(304, retryAfter, NOW)).toBe(2000);
+    expect(retryAfter.names).toEqual(['retry-after', 'ratelimit', 'ratelimit-remaining', 'x-ratelimit-remaining']);
+    expect(serverWait(200, new Counted({ 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '4' }), NOW)).toBe(4000);
+    expect(serverWait(200, new Counted({ RateLimit: 'limit=10, remaining=0, reset=5' }), NOW)).toBe(5000);
+    expect(serverWait(429, new Counted({ 'RateLimit-Reset': '3' }), NOW)).toBe(3000);
+  });
+});
+
 describe('the retry decision hears a limiter that sends no Retry-After', () => {
   const policy: RetryPolicy = { retries: 3, backoff: () => 100, maxRetryAfter: 300_000, interval: 0, countPaced: false, isRetryableStatus: () => true };
   it('a 429 with only X-RateLimit-Reset waits for the reset (plus the spread), not counted', () => {

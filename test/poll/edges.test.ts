@@ -60,6 +60,32 @@ describe('poll: what fetch gives back', () => {
     expect(upgrade.message).toBe('HTTP 101 Switching Protocols from http://127.0.0.1:2/up');
   });
 
+  it("reads each answer's status and headers once (every getter of a Response costs a brand check)", async () => {
+    const etag = { etag: '"v1"' };
+    server = await startServer(
+      scripted([json(200, { status: 'running' }, etag), (res) => void res.writeHead(304, etag).end(), json(500, {}), json(200, { status: 'done' })]),
+    );
+    const reads: Record<string, number> = {};
+    /** The real Response behind getters that count their calls. */
+    const counted = (response: Response): Response => {
+      const view = { json: () => response.json() } as Record<string, unknown>;
+      for (const name of ['status', 'statusText', 'headers', 'body', 'bodyUsed', 'url']) {
+        Object.defineProperty(view, name, { get: () => ((reads[name] = (reads[name] ?? 0) + 1), response[name as keyof Response]) });
+      }
+      return view as unknown as Response;
+    };
+    const job = await poll<Job>(server.url, {
+      isDone,
+      interval: 0,
+      fetch: async (input, init) => counted(await fetch(input, init)),
+      parse: (response) => response.json(),
+      env: recordingEnv({ random: 0 }).env,
+    });
+    expect(job).toEqual({ status: 'done' });
+    // Four answers: a 200, a 304 (its empty body looked at once), a 500 (its body discarded) and the 200 that ends it.
+    expect(reads).toEqual({ status: 4, headers: 4, body: 2, bodyUsed: 1 });
+  });
+
   it('hands fetch no signal when nothing can abort, and a signal when something can', async () => {
     server = await startServer(scripted([json(200, { status: 'done' })]));
     const signals: Array<AbortSignal | null | undefined> = [];
