@@ -27,9 +27,10 @@ export const rateLimitRemaining = (headers: HeaderReader, field: string): number
 /** ms until the window resets by any dialect (capped at `max`), or null; `field` as for {@link rateLimitRemaining}. */
 export function rateLimitReset(headers: HeaderReader, field: string, now: number, max: number): number | null {
   const reset = seconds(param(field, 't') ?? param(field, 'reset') ?? headers.get('ratelimit-reset'));
-  const legacy = reset === null ? seconds(headers.get('x-ratelimit-reset')) : null;
-  const ms = reset !== null ? reset * 1000 : legacy === null ? null : legacy > EPOCH_FROM ? Math.max(0, legacy * 1000 - now) : legacy * 1000;
-  return ms === null ? null : Math.min(ms, max);
+  if (reset !== null) return Math.min(reset * 1000, max);
+  const legacy = seconds(headers.get('x-ratelimit-reset'));
+  if (legacy === null) return null;
+  return Math.min(legacy > EPOCH_FROM ? Math.max(0, legacy * 1000 - now) : legacy * 1000, max);
 }
 
 /**

@@ -69,7 +69,6 @@ const strings: Check = [(v) => Array.isArray(v) && v.every((item) => typeof item
 const statuses: Check = [(v) => Array.isArray(v) && v.every((code) => Number.isInteger(code) && code >= 100 && code <= 599), 'an array of HTTP status codes (integers 100-599)'];
 const key: Check = [(v) => typeof v === 'boolean' || (typeof v === 'string' && v !== ''), 'a boolean or a non-empty string'];
 
-
 function fill(given: RetryOptions): NormalizedRetryOptions {
   return {
     retries: given.retries ?? RETRY_DEFAULTS.retries,
