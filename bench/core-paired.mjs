@@ -2,38 +2,81 @@
 // with more rounds than `npm run bench` gives it. Every loop runs in a process
 // of its own, in chunks of CHUNK requests (200; a poll runs on to its next 200,
 // so the CPU is taken per request sent), one loop at a time in a fresh seeded
-// order each round (see bench/fixtures/paired-processes.mjs); the ratio is of
-// the sums over ROUNDS rounds (150), beside the median of the per-round ratios,
-// with the same bare loop in another process as a control. On Linux the main
-// thread's share is printed too (the rest is V8's helpers: GC and compiles).
+// order each round (see bench/fixtures/paired-processes.mjs). V8's compiler
+// and collector decide a little differently in every process: two processes
+// running the same bare loop differed by up to 9% over a whole run. So each
+// loop runs in two processes, their figures averaged (which halves one
+// process's luck), the two bare ones against each other being the control;
+// and RUNS runs (4) of ROUNDS rounds (80), each with fresh processes, whose
+// pooled interval resamples the runs as well as their rounds.
+// The ratio is of the sums, with its 90% bootstrap interval and a verdict on
+// the target. On Linux the main thread's share is printed too (the rest is
+// V8's helpers: GC and compiles).
 // POLLITE_BASELINE=<path to another build's dist/index.js> adds that build's
-// poll as a fourth loop, to compare two versions of pollite in one run.
+// poll (two more processes), to compare two versions of pollite in one run.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
+import { groupedRatioInterval, verdict } from './fixtures/interval.mjs';
 import { compare, describe, mean, pairedInProcesses } from './fixtures/paired-processes.mjs';
 
 const CHUNK = Number(process.env.CHUNK ?? 200);
-const ROUNDS = Number(process.env.ROUNDS ?? 150);
+const ROUNDS = Number(process.env.ROUNDS ?? 80);
+const RUNS = Number(process.env.RUNS ?? 4);
+const TARGET = 1.05;
 
 const server = fork(fileURLToPath(new URL('./fixtures/job-server.mjs', import.meta.url)), ['10']);
 const { port } = await new Promise((done) => server.once('message', done));
 const url = `http://127.0.0.1:${port}/jobs/1`;
 const build = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const baseline = process.env.POLLITE_BASELINE ? { kind: 'poll', build: resolve(process.env.POLLITE_BASELINE) } : undefined;
+// Each loop in two processes: `name` and `name'`.
 const loops = {
   bare: { kind: 'bare' },
-  control: { kind: 'bare' },
+  "bare'": { kind: 'bare' },
   poll: { kind: 'poll', build },
-  ...(process.env.POLLITE_BASELINE ? { baseline: { kind: 'poll', build: resolve(process.env.POLLITE_BASELINE) } } : {}),
+  "poll'": { kind: 'poll', build },
+  ...(baseline ? { baseline, "baseline'": baseline } : {}),
 };
-const { cpu, main } = await pairedInProcesses({ url, loops, chunk: CHUNK, rounds: ROUNDS });
-console.log(`CPU per request, ${ROUNDS} rounds x ${CHUNK} requests (or a few more) per loop, each loop in its own process: bare loop ${mean(cpu.bare).toFixed(1)} µs`);
-console.log(`  control   the bare loop again: ${describe(compare(cpu.control, cpu.bare))}`);
-console.log(`  poll()    ${describe(compare(cpu.poll, cpu.bare))} vs bare (target <= 1.05x)`);
-if (cpu.baseline) console.log(`  baseline  ${describe(compare(cpu.baseline, cpu.bare))} vs bare; poll ${describe(compare(cpu.poll, cpu.baseline))} vs the baseline`);
-if (main) {
-  console.log(`Main thread alone (the rest is V8's helper threads): bare loop ${mean(main.bare).toFixed(1)} µs`);
-  console.log(`  control   ${describe(compare(main.control, main.bare))}`);
-  console.log(`  poll()    ${describe(compare(main.poll, main.bare))}`);
+/** Per round, the mean of the two processes of each loop (`name`), and the bare loop's second process alone (`control`) against its first (`bare1`). */
+const merge = (figures) => {
+  if (!figures) return null;
+  const both = (name) => figures[name].map((value, round) => (value + figures[`${name}'`][round]) / 2);
+  return { bare: both('bare'), poll: both('poll'), ...(baseline ? { baseline: both('baseline') } : {}), bare1: figures.bare, control: figures["bare'"] };
+};
+const runs = [];
+try {
+  for (let run = 0; run < RUNS; run += 1) {
+    const measured = await pairedInProcesses({ url, loops, chunk: CHUNK, rounds: ROUNDS, seed: 15 + run });
+    const [cpu, main] = [merge(measured.cpu), merge(measured.main)];
+    runs.push({ cpu, main });
+    const line = (of, to) => `${compare(of, to).sum.toFixed(3)}x`;
+    console.log(
+      `run ${run + 1}/${RUNS}: bare loop ${mean(cpu.bare).toFixed(1)} µs per request; poll ${line(cpu.poll, cpu.bare)}, control ${line(cpu.control, cpu.bare1)}` +
+        (cpu.baseline ? `, baseline ${line(cpu.baseline, cpu.bare)}` : '') +
+        (main ? `; main thread: poll ${line(main.poll, main.bare)}, control ${line(main.control, main.bare1)}` : ''),
+    );
+  }
+} finally {
+  server.kill();
 }
-server.kill();
+
+/** Every run's rounds of `of` against `to`, pooled: the ratio of sums and its interval over runs and rounds. */
+const pooled = (part, of, to) => {
+  const groups = runs.map((run) => ({ of: run[part][of], to: run[part][to] }));
+  const sum = (name) => groups.reduce((total, group) => total + group[name].reduce((a, b) => a + b, 0), 0);
+  const interval = groupedRatioInterval(groups);
+  return { ratio: sum('of') / sum('to'), interval, text: `${(sum('of') / sum('to')).toFixed(3)}x (90% interval ${interval[0].toFixed(3)}-${interval[1].toFixed(3)})` };
+};
+const cpu = runs.map((run) => run.cpu);
+console.log(`CPU per request, ${RUNS} runs x ${ROUNDS} rounds x ${CHUNK} requests (or a few more) per loop, each loop in two processes of its own: bare loop ${mean(cpu.flatMap((c) => c.bare)).toFixed(1)} µs`);
+console.log(`  control   one bare process against the other: ${pooled('cpu', 'control', 'bare1').text}`);
+const poll = pooled('cpu', 'poll', 'bare');
+console.log(`  poll()    ${poll.text} vs bare (target <= ${TARGET}x: ${verdict(poll.interval, TARGET)})`);
+console.log(`            last run alone: ${describe(compare(cpu.at(-1).poll, cpu.at(-1).bare))}`);
+if (baseline) console.log(`  baseline  ${pooled('cpu', 'baseline', 'bare').text} vs bare; poll ${pooled('cpu', 'poll', 'baseline').text} vs the baseline`);
+if (runs.every((run) => run.main)) {
+  console.log(`Main thread alone (the rest is V8's helper threads): bare loop ${mean(runs.flatMap((run) => run.main.bare)).toFixed(1)} µs`);
+  console.log(`  control   ${pooled('main', 'control', 'bare1').text}`);
+  console.log(`  poll()    ${pooled('main', 'poll', 'bare').text}`);
+}

@@ -24,6 +24,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { poll } from '../dist/index.js';
 import { bareInMemoryOf, bareLoopOf, pollInMemoryOf, pollLoopOf } from './fixtures/loops.mjs';
+import { verdict } from './fixtures/interval.mjs';
 import { compare, describe, mean, pairedInProcesses } from './fixtures/paired-processes.mjs';
 
 const CHUNK = Number(process.env.BENCH_CHUNK ?? 200);
@@ -59,7 +60,8 @@ console.log(`CPU per request (${ROUNDS} rounds x ${CHUNK} requests per loop, eac
 console.log(`  bare fetch loop   ${mean(cpu.bare).toFixed(1)} µs`);
 console.log(`  + AbortSignal     ${mean(cpu.cancellable).toFixed(1)} µs`);
 console.log(`  poll()            ${mean(cpu.poll).toFixed(1)} µs`);
-console.log(`  ratio             ${describe(compare(cpu.poll, cpu.bare))} vs bare (target <= 1.05x)`);
+const pollVsBare = compare(cpu.poll, cpu.bare);
+console.log(`  ratio             ${describe(pollVsBare)} vs bare (target <= 1.05x: ${verdict(pollVsBare.interval, 1.05)})`);
 console.log(`                    ${describe(compare(cpu.poll, cpu.cancellable))} vs bare + AbortSignal`);
 console.log(`  + Cache-Control   the bare loop with poll's headers: ${describe(compare(cpu.sameHeaders, cpu.bare))} vs bare; poll ${compare(cpu.poll, cpu.sameHeaders).sum.toFixed(3)}x vs it`);
 console.log(`  control           the bare loop in another process: ${describe(compare(cpu.again, cpu.bare))} (the noise floor of this run; a ratio within it is not a measured cost)`);
