@@ -61,7 +61,7 @@ console.log(`  bare fetch loop   ${mean(cpu.bare).toFixed(1)} µs`);
 console.log(`  + AbortSignal     ${mean(cpu.cancellable).toFixed(1)} µs`);
 console.log(`  poll()            ${mean(cpu.poll).toFixed(1)} µs`);
 const pollVsBare = compare(cpu.poll, cpu.bare);
-console.log(`  ratio             ${describe(pollVsBare)} vs bare (target <= 1.05x: ${verdict(pollVsBare.interval, 1.05)})`);
+console.log(`  ratio             ${describe(pollVsBare)} vs bare (target <= 1.05x: ${verdict(pollVsBare.interval, 1.05)} by this run's rounds, one process per loop; npm run bench:paired pools runs of fresh processes)`);
 console.log(`                    ${describe(compare(cpu.poll, cpu.cancellable))} vs bare + AbortSignal`);
 console.log(`  + Cache-Control   the bare loop with poll's headers: ${describe(compare(cpu.sameHeaders, cpu.bare))} vs bare; poll ${compare(cpu.poll, cpu.sameHeaders).sum.toFixed(3)}x vs it`);
 console.log(`  control           the bare loop in another process: ${describe(compare(cpu.again, cpu.bare))} (the noise floor of this run; a ratio within it is not a measured cost)`);
