@@ -5,19 +5,20 @@
 // order each round (see bench/fixtures/paired-processes.mjs). V8's compiler
 // and collector decide a little differently in every process: two processes
 // running the same bare loop differed by up to 9% over a whole run. So each
-// loop runs in two processes, their figures averaged (which halves one
-// process's luck), the two bare ones against each other being the control;
-// and RUNS runs (4) of ROUNDS rounds (80), each with fresh processes, whose
-// pooled interval resamples the runs as well as their rounds.
-// The ratio is of the sums, with its 90% bootstrap interval and a verdict on
-// the target. On Linux the main thread's share is printed too (the rest is
-// V8's helpers: GC and compiles).
+// loop runs in two processes, their figures averaged (which halves the
+// variance one process's luck adds); the two bare ones against each other
+// are the control (one process against one: it shows more of that luck than
+// the two-against-two comparison carries). And RUNS runs (4) of ROUNDS rounds
+// (80), each with fresh processes: the ratio is of the sums over all runs,
+// its 90% interval Student's t over the runs' own ratios (see
+// fixtures/interval.mjs), with a verdict on the target. On Linux the main
+// thread's share is printed too (the rest is V8's helpers: GC and compiles).
 // POLLITE_BASELINE=<path to another build's dist/index.js> adds that build's
 // poll (two more processes), to compare two versions of pollite in one run.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { groupedRatioInterval, verdict } from './fixtures/interval.mjs';
+import { runsInterval, verdict } from './fixtures/interval.mjs';
 import { compare, describe, mean, pairedInProcesses } from './fixtures/paired-processes.mjs';
 
 const CHUNK = Number(process.env.CHUNK ?? 200);
@@ -61,12 +62,11 @@ try {
   server.kill();
 }
 
-/** Every run's rounds of `of` against `to`, pooled: the ratio of sums and its interval over runs and rounds. */
+/** Every run's rounds of `of` against `to`, pooled: the ratio of sums, and its interval from the runs' own ratios. */
 const pooled = (part, of, to) => {
-  const groups = runs.map((run) => ({ of: run[part][of], to: run[part][to] }));
-  const sum = (name) => groups.reduce((total, group) => total + group[name].reduce((a, b) => a + b, 0), 0);
-  const interval = groupedRatioInterval(groups);
-  return { ratio: sum('of') / sum('to'), interval, text: `${(sum('of') / sum('to')).toFixed(3)}x (90% interval ${interval[0].toFixed(3)}-${interval[1].toFixed(3)})` };
+  const sum = (name) => runs.reduce((total, run) => total + run[part][name].reduce((a, b) => a + b, 0), 0);
+  const interval = runsInterval(runs.map((run) => compare(run[part][of], run[part][to]).sum));
+  return { ratio: sum(of) / sum(to), interval, text: `${(sum(of) / sum(to)).toFixed(3)}x (90% interval over the runs ${interval[0].toFixed(3)}-${interval[1].toFixed(3)})` };
 };
 const cpu = runs.map((run) => run.cpu);
 console.log(`CPU per request, ${RUNS} runs x ${ROUNDS} rounds x ${CHUNK} requests (or a few more) per loop, each loop in two processes of its own: bare loop ${mean(cpu.flatMap((c) => c.bare)).toFixed(1)} µs`);

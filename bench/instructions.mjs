@@ -1,20 +1,24 @@
 // `npm run bench:instructions`: the CPU of a poll against a bare fetch loop,
-// counted in instructions instead of timed. valgrind's callgrind counts what
-// a process executes on every thread, whatever else the host is doing, so
-// this figure does not move with a noisy machine the way CPU time does (on
-// the project's 2-core VM a chunk's CPU time moves ±20% from round to round).
-// Each loop runs in a process of its own under callgrind (both at once, one
-// per core), PROCESSES times: WARM requests uninstrumented, then WINDOWS
-// windows of WINDOW requests each counted (as the CPU benches, in calls of
-// 200 requests). What stays is V8's own churn: it goes on recompiling
-// undici's and Node's functions in a steady loop and collects when it
-// collects, so a window's count moves a few per cent, and a process's mean
-// by as much again (measured: the same bare loop 298k-321k per request in
-// four processes); hence several processes and a bootstrap interval over
-// processes and windows. The count is split into V8's optimizing compiler,
-// its garbage collector, and the rest: the loop's own code, fetch's, Node's
-// and the kernel calls they make (the steadiest part).
-// Then the same pair against an in-memory fetch: pollite's own work per
+// counted in instructions instead of timed. valgrind's callgrind counts the
+// user-space instructions a process executes on every thread (the kernel's
+// share of a request, the same for both loops, is not in it), so this figure
+// moves far less with a noisy machine than CPU time does (on the project's
+// 2-core VM a chunk's CPU time moves ±20% from round to round); not nothing,
+// since V8 decides some things by the clock, and a process under callgrind
+// runs about 50 times slower. Each loop runs in processes of its own under
+// callgrind (two at a time, one per core), PROCESSES (3) per loop: WARM
+// requests uninstrumented, then WINDOWS windows of WINDOW requests each
+// counted (as the CPU benches, in calls of 200 requests). What stays is V8's
+// own churn: it goes on recompiling undici's and Node's functions in a steady
+// loop and collects when it collects, so a window's count moves a few per
+// cent, and a process's mean by as much again (measured: the same bare loop
+// at 298k-321k per request in four processes); hence several processes, and
+// an interval from the processes' own means (Welch's t). The count is split
+// into V8's optimizing compiler, its garbage collector, and the rest: the
+// loop's own code, fetch's and Node's (the steadiest part; the split is
+// approximate, see fixtures/callgrind.mjs).
+// Then the same pair against an in-memory fetch, in two processes per loop
+// of 4,000 warm-up requests and two windows of 10,000: pollite's own work per
 // request, without the network.
 // POLLITE_BASELINE=<other build>/dist/index.js counts that build's poll too.
 // Needs valgrind (Debian's valgrind package); takes about 15 minutes.
@@ -22,7 +26,7 @@ import { fork } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { countedLoop, hasCallgrind } from './fixtures/callgrind.mjs';
-import { groupedRatioInterval, verdict } from './fixtures/interval.mjs';
+import { processesInterval, verdict } from './fixtures/interval.mjs';
 
 const WARM = Number(process.env.WARM ?? 4000);
 const WINDOW = Number(process.env.WINDOW ?? 2000);
@@ -61,10 +65,10 @@ async function countProcess(name, loop, { warm, window, windows }) {
   }
 }
 
-/** PROCESSES processes of each of `loops`, two at a time (one per core): each loop's processes, each with its windows. */
-async function count(loops, shape) {
+/** `processes` processes of each of `loops`, two at a time (one per core): each loop's processes, each with its windows. */
+async function count(loops, { processes = PROCESSES, ...shape }) {
   const jobs = [];
-  for (let p = 0; p < PROCESSES; p += 1) for (const name of Object.keys(loops)) jobs.push({ name, p });
+  for (let p = 0; p < processes; p += 1) for (const name of Object.keys(loops)) jobs.push({ name, p });
   const results = Object.fromEntries(Object.keys(loops).map((name) => [name, []]));
   for (let i = 0; i < jobs.length; i += 2) {
     await Promise.all(jobs.slice(i, i + 2).map(async ({ name, p }) => (results[name][p] = await countProcess(name, loops[name], shape))));
@@ -72,14 +76,13 @@ async function count(loops, shape) {
   return results;
 }
 
-/** One line per part: each loop's mean per request, and `of`/`to` with its interval (processes resampled, then their windows); returns the total's interval. */
+/** One line per part: each loop's mean per request, and `of`/`to` with its interval from the processes' means; returns the total's interval. */
 function report(results, of, to) {
   let total;
   for (const part of Object.keys(parts)) {
-    const groups = results[of].map((windows, p) => ({ of: perRequest(windows, part), to: perRequest(results[to][p], part) }));
-    const [a, b] = [mean(groups.flatMap((g) => g.of)), mean(groups.flatMap((g) => g.to))];
-    const interval = groupedRatioInterval(groups, { paired: false });
-    console.log(`  ${part.padEnd(9)} ${to} ${k(b)}, ${of} ${k(a)}: ${(a / b).toFixed(3)}x (90% interval ${interval[0].toFixed(3)}-${interval[1].toFixed(3)})`);
+    const [a, b] = [results[of], results[to]].map((processes) => processes.map((windows) => mean(perRequest(windows, part))));
+    const interval = processesInterval(a, b);
+    console.log(`  ${part.padEnd(9)} ${to} ${k(mean(b))}, ${of} ${k(mean(a))}: ${(mean(a) / mean(b)).toFixed(3)}x (90% interval ${interval[0].toFixed(3)}-${interval[1].toFixed(3)})`);
     if (part === 'total') total = interval;
   }
   return total;
@@ -97,7 +100,7 @@ try {
   console.log(`poll() vs a bare fetch loop, instructions: target <= ${TARGET}x: ${verdict(total, TARGET)}`);
 
   console.log("Without the network (an in-memory fetch answering 304): pollite's own work");
-  const memory = await count({ bare: { kind: 'bare-memory' }, poll: { kind: 'poll-memory', build } }, { warm: 4000, window: 10_000, windows: 2 });
+  const memory = await count({ bare: { kind: 'bare-memory' }, poll: { kind: 'poll-memory', build } }, { warm: 4000, window: 10_000, windows: 2, processes: 2 });
   const [bare, poll] = [mean(memory.bare.flatMap((w) => perRequest(w, 'rest'))), mean(memory.poll.flatMap((w) => perRequest(w, 'rest')))];
   console.log(`  without V8's compiler and collector: bare loop ${k(bare)}, poll() ${k(poll)} (+${k(poll - bare)} per request)`);
 } finally {
