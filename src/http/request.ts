@@ -22,8 +22,11 @@ export interface RequestFactory {
   args(since: Validators | null, signal: AbortSignal | undefined): [string | URL | Request, RequestInit];
 }
 
-/** Whether this realm has CORS to respect: browsers and workers have a `location`, servers do not. */
-const hasOrigin = (): boolean => typeof (globalThis as { location?: unknown }).location === 'object';
+/** What the realm says of itself: a page or a worker has a `location`, Node names its fetch (undici). */
+interface Realm {
+  location?: { href?: string };
+  process?: { versions?: { undici?: string } };
+}
 
 export function requestFactory(input: string | URL | Request, init: RequestInit): RequestFactory {
   const isRequest = typeof input === 'object' && !(input instanceof URL);
@@ -34,8 +37,8 @@ export function requestFactory(input: string | URL | Request, init: RequestInit)
   };
   if (isRequest) copy(input.headers);
   copy(init.headers);
-  const base = (globalThis as { location?: { href?: string } }).location?.href;
-  const url = isRequest ? input.url : new URL(input, base).href;
+  const realm = globalThis as Realm;
+  const url = isRequest ? input.url : new URL(input, realm.location?.href).href;
   return {
     url,
     method: (init.method ?? (isRequest ? input.method : 'GET')).toUpperCase(),
@@ -48,14 +51,16 @@ export function requestFactory(input: string | URL | Request, init: RequestInit)
       const lastModified = etag ? null : since?.lastModified;
       if (etag) own['if-none-match'] = etag;
       else if (lastModified) own['if-modified-since'] = lastModified;
-      if (etag || lastModified) {
-        // Node's fetch (undici) adds `Cache-Control: no-cache` to a conditional request, and the `fresh`
-        // module of Express and Koa then never answers 304. Saying max-age=0 keeps it conditional and
-        // fresh. Only where there is no CORS: in a page it would need a preflight allowance of its own.
-        if (!hasOrigin() && !('cache-control' in own)) own['cache-control'] = 'max-age=0';
-      }
-      // A Request's body can be read once, so every attempt sends a clone.
-      return [isRequest ? input.clone() : input, { ...init, headers: own, signal }];
+      // Node's fetch (undici) turns a conditional request into `Cache-Control: no-cache` (fetch's rule for
+      // the default cache mode), and the `fresh` module of Express and Koa then never answers 304. Asked for
+      // `cache: 'no-cache'`, it says `max-age=0` instead, which keeps the request conditional and fresh (and
+      // costs less than a header of ours, which it would convert and check). That replaces a cache mode of
+      // the caller's on a conditional request: undici has no HTTP cache, so a mode only chooses these headers
+      // (no-store and reload add Pragma and no-cache), and a Cache-Control of the caller's stands in every
+      // mode. Elsewhere nothing is said: browsers keep their own HTTP cache, Deno and Bun add no header,
+      // and workerd refuses a cache mode.
+      // (A Request's body can be read once, so every attempt sends a clone.)
+      return [isRequest ? input.clone() : input, (etag || lastModified) && realm.process?.versions?.undici ? { ...init, headers: own, signal, cache: 'no-cache' } : { ...init, headers: own, signal }];
     },
   };
 }
