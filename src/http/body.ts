@@ -27,18 +27,16 @@ export async function readText(response: Response, limit = MAX_BODY_BYTES): Prom
     throw new RangeError(`The body is larger than ${limit} bytes`);
   };
   if (declared > limit) tooLarge();
-  const chunks: Uint8Array[] = [];
+  // Decoded as it arrives (a character split between chunks waits for its rest), as Response.text() decodes.
+  const decoder = new TextDecoder();
+  let text = '';
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return text + decoder.decode();
     if ((size += value.byteLength) > limit) tooLarge();
-    chunks.push(value);
+    text += decoder.decode(value, { stream: true });
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
-  return new TextDecoder().decode(bytes);
 }
 
 /**

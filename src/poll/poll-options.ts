@@ -96,7 +96,11 @@ export interface PollOptions<T = unknown> {
    * Merged into every request (method, headers, credentials...). Its
    * `signal` (or else a `Request` input's own signal, as with fetch) stops
    * polling exactly as `signal` does. A `ReadableStream` body is refused:
-   * a poll sends its request many times.
+   * a poll sends its request many times. In Node, a conditional request
+   * (`conditional`) is made with `cache: 'no-cache'`, whatever `init.cache`
+   * says, so that Node's fetch asks for `Cache-Control: max-age=0` rather
+   * than `no-cache` (which Express and Koa never answer with a 304); Node's
+   * fetch has no HTTP cache, so its cache mode chooses nothing else.
    */
   init?: RequestInit;
   /** The fetch to use. @default globalThis.fetch, looked up when `poll` is called */

@@ -1,4 +1,5 @@
 import { link } from '../env/link.js';
+import { conditional } from '../http/conditional.js';
 import { requestFactory } from '../http/request.js';
 import { checkInput } from '../options/check.js';
 import type { PollCall, PollFeature, PollRunner } from './feature.js';
@@ -46,12 +47,12 @@ export async function poll<T = unknown>(input: string | URL | Request, options?:
   const o = normalizePollOptions(options);
   const { settings } = o;
   // The request's own signal (as with fetch, `init.signal` replaces a Request's) stops polling as `signal` does.
-  const requestSignal = settings.init.signal ?? (typeof input === 'object' && !(input instanceof URL) ? input.signal : undefined);
+  const requestSignal = settings.init.signal ?? (input as Partial<Request>).signal;
   const callers = isSignal(requestSignal) && requestSignal !== o.signal ? link(o.signal, requestSignal) : undefined;
   const signal = callers ? callers.controller.signal : o.signal;
   const { onUpdate, isDone, onEvent } = o;
   const call: PollCall<T> = {
-    request: requestFactory(input, settings.init),
+    request: requestFactory(input, settings.init, conditional),
     settings,
     signal,
     timeout: o.timeout,

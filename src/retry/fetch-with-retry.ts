@@ -15,12 +15,10 @@ import { runRetryLoop } from './retry-loop.js';
 /** Methods that change state: sent once unless the call carries an Idempotency-Key. */
 const WRITES = new Set(['POST', 'PATCH']);
 
-const isRequest = (input: string | URL | Request): input is Request => typeof input === 'object' && !(input instanceof URL);
-
 /** Whether this call may be sent more than once. */
 function mayRetry(o: NormalizedFetchRetryOptions, method: string, keyed: boolean, input: string | URL | Request, init: RequestInit): boolean {
   // A stream is consumed by the first send, in `init.body` or as a Request's own body (every Request body is one).
-  if (!isReplayableBody(init.body) || (init.body == null && isRequest(input) && input.body !== null)) return false;
+  if (!isReplayableBody(init.body) || (init.body == null && (input as Partial<Request>).body)) return false;
   // A write only with its key; anything else also as one of `methods`.
   return keyed || (!WRITES.has(method) && o.methods.includes(method));
 }
@@ -56,7 +54,7 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
   const { retry: options, ...fetchInit } = init ?? {};
   const o = normalizeFetchRetryOptions(options);
   // As with fetch, `init.signal` replaces a Request's own signal; both it and `retry.signal` cancel.
-  const given = fetchInit.signal ?? (isRequest(input) ? input.signal : undefined);
+  const given = fetchInit.signal ?? (input as Partial<Request>).signal;
   if (given != null && !signalCheck[0](given)) refuse('signal', signalCheck[1]);
   if (given) o.signals.unshift(given);
   const request = requestFactory(input, fetchInit);

@@ -30,6 +30,21 @@ describe('readText: a body of at most `limit` bytes', () => {
     await expect(readText(over, 4)).rejects.toThrow(new RangeError('The body is larger than 4 bytes'));
   });
 
+  it('decodes a streamed body as Response.text() does: a character split between chunks, a BOM dropped, a bad byte replaced', async () => {
+    const bytes = [Buffer.from([0xef, 0xbb, 0xbf, 0x61, 0xe2]), Buffer.from([0x82, 0xac, 0xff, 0x62])];
+    server = await startServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      for (const chunk of bytes) {
+        res.write(chunk);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      res.end();
+    });
+    const streamed = await readText(await fetch(server.url), 100);
+    expect(streamed).toBe('a\u20ac\ufffdb');
+    expect(streamed).toBe(await (await fetch(server.url)).text());
+  });
+
   it('reads a declared Content-Length of exactly the limit, and refuses a larger one before reading it', async () => {
     server = await startServer((_req, res) => {
       res.writeHead(200, { 'content-length': '5' });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { conditional } from '../../src/http/conditional.js';
 import { requestFactory } from '../../src/http/request.js';
 import { poll } from '../../src/index.js';
 import { recordingEnv } from '../helpers/env.js';
@@ -57,10 +58,12 @@ describe('the conditional request outside a page', () => {
       ['http://127.0.0.1:9/j', { cache: 'no-store' }],
       [new Request('http://127.0.0.1:9/j', { cache: 'reload' }), {}],
     ] as const) {
-      const factory = requestFactory(input, init);
-      expect(factory.args(null, undefined)[1].cache).toBe(init.cache);
-      const [, sent] = factory.args(since, undefined);
-      expect([sent.cache, (sent.headers as Record<string, string>)['cache-control']]).toEqual(['no-cache', undefined]);
+      const factory = requestFactory(input, init, conditional);
+      const mode = typeof input === 'string' ? init.cache : input.cache;
+      // The mode each request is made with, as fetch reads it.
+      expect(new Request(...factory.args(null, undefined)).cache).toBe(mode);
+      const sent = factory.args(since, undefined);
+      expect([new Request(...sent).cache, (sent[1].headers as Record<string, string>)['cache-control']]).toEqual(['no-cache', undefined]);
     }
     server = await startServer(scripted([etagged('a'), etagged('done')]));
     await poll<Job>(`${server.url}/j`, { isDone, init: { cache: 'no-store' }, env: recordingEnv().env });
@@ -71,15 +74,17 @@ describe('the conditional request outside a page', () => {
     ]);
   });
 
-  it('says nothing where fetch is not undici (Deno and Bun add no Cache-Control; workerd refuses a cache mode)', () => {
+  it("says max-age=0 as a header of its own where fetch is not Node's (Deno, Bun, workerd, an edge runtime's shim), and keeps a caller's", () => {
     vi.stubGlobal('process', { versions: { node: '20' } });
     try {
-      const [, sent] = requestFactory('http://127.0.0.1:9/j', {}).args({ etag: '"a"', lastModified: null }, undefined);
-      expect([sent.cache, (sent.headers as Record<string, string>)['cache-control'], (sent.headers as Record<string, string>)['if-none-match']]).toEqual([
-        undefined,
-        undefined,
-        '"a"',
-      ]);
+      const since = { etag: '"a"', lastModified: null };
+      const header = (sent: RequestInit, name: string): string | undefined => (sent.headers as Record<string, string>)[name];
+      const [, first] = requestFactory('http://127.0.0.1:9/j', {}, conditional).args(null, undefined);
+      const [, sent] = requestFactory('http://127.0.0.1:9/j', {}, conditional).args(since, undefined);
+      const [, mine] = requestFactory('http://127.0.0.1:9/j', { headers: { 'Cache-Control': 'no-store' } }, conditional).args(since, undefined);
+      expect([first.cache, header(first, 'cache-control')]).toEqual([undefined, undefined]);
+      expect([sent.cache, header(sent, 'cache-control'), header(sent, 'if-none-match')]).toEqual([undefined, 'max-age=0', '"a"']);
+      expect([mine.cache, header(mine, 'cache-control')]).toEqual([undefined, 'no-store']);
     } finally {
       vi.unstubAllGlobals();
     }
@@ -96,14 +101,21 @@ describe('the conditional request outside a page', () => {
   });
 });
 
-describe('in a realm with a location (a page, a worker, jsdom)', () => {
-  it('names a relative input by its URL against location.href, and Node\'s fetch still says max-age=0 (it has no CORS)', async () => {
+describe('in a realm with a location (a page, a worker, an Electron renderer, jsdom)', () => {
+  it('says nothing (a page keeps its HTTP cache, and CORS would have to allow a header), and names a relative input against location.href', async () => {
     server = await startServer(scripted([etagged('a'), etagged('done')]));
     (globalThis as { location?: unknown }).location = { href: `${server.url}/app/page.html` };
-    await poll<Job>(`${server.url}/jobs/1`, { isDone, env: recordingEnv().env });
+    const inits: RequestInit[] = [];
+    const recording = (input: RequestInfo | URL, init?: RequestInit) => (inits.push(init ?? {}), fetch(input, init));
+    await poll<Job>(`${server.url}/jobs/1`, { isDone, fetch: recording, env: recordingEnv().env });
+    expect(inits.map((init) => [init.cache, (init.headers as Record<string, string>)['cache-control']])).toEqual([
+      [undefined, undefined],
+      [undefined, undefined],
+    ]);
+    // What Node's fetch itself says on a conditional request, untouched.
     expect(server.requests.map((r) => [r.headers['if-none-match'], r.headers['cache-control'] ?? null])).toEqual([
       [undefined, null],
-      ['"a"', 'max-age=0'],
+      ['"a"', 'no-cache'],
     ]);
     expect(requestFactory('jobs/1', {}).url).toBe(`${server.url}/app/jobs/1`);
   });

@@ -64,7 +64,7 @@ describe('Koa 3: 304s for unchanged data', () => {
     expect(await pollTimes(`${site.url}/data`)).toEqual([200, ...times(9, 304)]);
     const seen = site.at('/data');
     expect(seen.map((a) => a.status)).toEqual([200, ...times(9, 304)]);
-    // Node's fetch adds Cache-Control: no-cache to a conditional request; pollite's max-age=0 keeps `fresh` answering 304.
+    // Node's fetch adds Cache-Control: no-cache to a conditional request; pollite asks it for cache: 'no-cache', and the max-age=0 it says instead keeps `fresh` answering 304.
     expect(seen.slice(1).every((a) => a.request['cache-control'] === 'max-age=0')).toBe(true);
   });
 

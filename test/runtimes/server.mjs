@@ -56,7 +56,7 @@ export async function startMatrixServer(pages = {}) {
     if (!route) return res.writeHead(404).end();
     const entries = log.get(id) ?? [];
     log.set(id, entries);
-    const entry = { method: req.method, path: url.pathname, ifNoneMatch: req.headers['if-none-match'] ?? null, closedEarly: false };
+    const entry = { method: req.method, path: url.pathname, ifNoneMatch: req.headers['if-none-match'] ?? null, cacheControl: req.headers['cache-control'] ?? null, closedEarly: false };
     entries.push(entry);
     const answer = route(entries.length - 1, req);
     if (answer === null) {

@@ -100,6 +100,11 @@ export async function runSmoke(pollite, config) {
       checkSame(delays, [1000, 5, 5], 'waits (Retry-After 0 is a counted failure waiting at least a second)');
       const log = await serverLog(id);
       checkSame(log.map((entry) => entry.ifNoneMatch), [null, null, '"v1"', '"v1"'], 'If-None-Match received');
+      // Outside a page every fetch sends max-age=0 on a conditional request (Node's asked by its cache mode, the others
+      // by pollite's header), so that Express and Koa answer 304; a page's fetch says what the browser says.
+      if (typeof globalThis.location !== 'object') {
+        checkSame(log.map((entry) => entry.cacheControl), [null, null, 'max-age=0', 'max-age=0'], 'Cache-Control received');
+      }
       checkSame([pending(), listeners()], [0, 0], 'timers and signal listeners left');
       return `statuses ${statuses.join(',')}`;
     },
