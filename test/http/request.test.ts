@@ -16,6 +16,12 @@ interface Job {
   status: string;
 }
 const isDone = (job: Job): boolean => job.status === 'done';
+/** Node's fetch, recording the init of every request. */
+const recordingFetch = () => {
+  const inits: RequestInit[] = [];
+  const recording = (input: RequestInfo | URL, init?: RequestInit) => (inits.push(init ?? {}), fetch(input, init));
+  return { inits, fetch: recording };
+};
 const etagged = (status: string) => (res: Parameters<typeof sendJson>[0]) => sendJson(res, 200, { status }, { etag: `"${status}"` });
 
 describe('the conditional request outside a page', () => {
@@ -37,8 +43,7 @@ describe('the conditional request outside a page', () => {
 
   it("asks Node's fetch for cache: 'no-cache', which says max-age=0 without Pragma, instead of a header of its own", async () => {
     server = await startServer(scripted([etagged('a'), etagged('b'), etagged('done')]));
-    const inits: RequestInit[] = [];
-    const recording = (input: RequestInfo | URL, init?: RequestInit) => (inits.push(init ?? {}), fetch(input, init));
+    const { inits, fetch: recording } = recordingFetch();
     await poll<Job>(`${server.url}/j`, { isDone, fetch: recording, env: recordingEnv().env });
     expect(inits.map((init) => [init.cache, (init.headers as Record<string, string>)['cache-control']])).toEqual([
       [undefined, undefined],
@@ -105,8 +110,7 @@ describe('in a realm with a location (a page, a worker, an Electron renderer, js
   it('says nothing (a page keeps its HTTP cache, and CORS would have to allow a header), and names a relative input against location.href', async () => {
     server = await startServer(scripted([etagged('a'), etagged('done')]));
     (globalThis as { location?: unknown }).location = { href: `${server.url}/app/page.html` };
-    const inits: RequestInit[] = [];
-    const recording = (input: RequestInfo | URL, init?: RequestInit) => (inits.push(init ?? {}), fetch(input, init));
+    const { inits, fetch: recording } = recordingFetch();
     await poll<Job>(`${server.url}/jobs/1`, { isDone, fetch: recording, env: recordingEnv().env });
     expect(inits.map((init) => [init.cache, (init.headers as Record<string, string>)['cache-control']])).toEqual([
       [undefined, undefined],
