@@ -18,8 +18,8 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { runsInterval, verdict } from './fixtures/interval.mjs';
-import { compare, describe, mean, pairedInProcesses } from './fixtures/paired-processes.mjs';
+import { mean, runsInterval, sum, verdict } from './fixtures/interval.mjs';
+import { compare, describe, pairedInProcesses } from './fixtures/paired-processes.mjs';
 
 const CHUNK = Number(process.env.CHUNK ?? 200);
 const ROUNDS = Number(process.env.ROUNDS ?? 80);
@@ -64,9 +64,10 @@ try {
 
 /** Every run's rounds of `of` against `to`, pooled: the ratio of sums, and its interval from the runs' own ratios. */
 const pooled = (part, of, to) => {
-  const sum = (name) => runs.reduce((total, run) => total + run[part][name].reduce((a, b) => a + b, 0), 0);
+  const total = (name) => sum(runs.map((run) => sum(run[part][name])));
+  const ratio = total(of) / total(to);
   const interval = runsInterval(runs.map((run) => compare(run[part][of], run[part][to]).sum));
-  return { ratio: sum(of) / sum(to), interval, text: `${(sum(of) / sum(to)).toFixed(3)}x (90% interval over the runs ${interval[0].toFixed(3)}-${interval[1].toFixed(3)})` };
+  return { ratio, interval, text: `${ratio.toFixed(3)}x (90% interval over the runs ${interval[0].toFixed(3)}-${interval[1].toFixed(3)})` };
 };
 const cpu = runs.map((run) => run.cpu);
 console.log(`CPU per request, ${RUNS} runs x ${ROUNDS} rounds x ${CHUNK} requests (or a few more) per loop, each loop in two processes of its own: bare loop ${mean(cpu.flatMap((c) => c.bare)).toFixed(1)} µs`);

@@ -24,8 +24,8 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { poll } from '../dist/index.js';
 import { bareInMemoryOf, bareLoopOf, pollInMemoryOf, pollLoopOf } from './fixtures/loops.mjs';
-import { verdict } from './fixtures/interval.mjs';
-import { compare, describe, mean, pairedInProcesses } from './fixtures/paired-processes.mjs';
+import { mean, verdict } from './fixtures/interval.mjs';
+import { compare, describe, pairedInProcesses } from './fixtures/paired-processes.mjs';
 
 const CHUNK = Number(process.env.BENCH_CHUNK ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);

@@ -26,7 +26,7 @@ import { fork } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { countedLoop, hasCallgrind } from './fixtures/callgrind.mjs';
-import { processesInterval, verdict } from './fixtures/interval.mjs';
+import { mean, processesInterval, verdict } from './fixtures/interval.mjs';
 
 const WARM = Number(process.env.WARM ?? 4000);
 const WINDOW = Number(process.env.WINDOW ?? 2000);
@@ -46,7 +46,6 @@ const build = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const baseline = process.env.POLLITE_BASELINE ? resolve(process.env.POLLITE_BASELINE) : undefined;
 
 const k = (instructions) => `${(instructions / 1000).toFixed(1)}k`;
-const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 const parts = { total: (w) => w.total, rest: (w) => w.total - w.compiler - w.gc, compiler: (w) => w.compiler, gc: (w) => w.gc };
 /** Instructions per request of `part` in each window of one process. */
 const perRequest = (windows, part) => windows.map((w) => parts[part](w) / w.requests);
