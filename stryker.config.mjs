@@ -10,7 +10,7 @@ import { join } from 'node:path';
 // .tmp/mutation/, so `--incremental` reruns only what changed in that set.
 
 /** The folders under mutation testing (a glob that matches nothing, such as src/cluster before it exists, is ignored). */
-export const FOLDERS = ['poll', 'policy', 'retry', 'http', 'env', 'cooldown', 'cooperate', 'cluster'];
+export const FOLDERS = ['poll', 'policy', 'retry', 'http', 'env', 'cooldown', 'cooperate', 'cluster', 'operation'];
 
 /**
  * The tests that run against the mutated source: the core's own folders. Left out: tests of the

@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export const TYPE_TESTS = ['test/**/*types.test.ts', 'test/**/*types.test.tsx', 'test/**/*.test-d.ts', 'test/**/*.test-d.tsx'];
 
 export default defineConfig({
+  // The development build (src/options/dev.d.ts): every option check on, as in dist/ and wherever pollite runs unbundled.
+  define: { __DEV__: 'true' },
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
     exclude: ['test/browser/**', 'node_modules/**', ...TYPE_TESTS],

@@ -10,6 +10,8 @@ const react18 = (name: string): string => fileURLToPath(new URL(`./test/react18/
 const testingLibraryEsm = fileURLToPath(new URL('./node_modules/@testing-library/react/dist/@testing-library/react.esm.js', import.meta.url));
 
 export default defineConfig({
+  // The development build (src/options/dev.d.ts), as in vitest.config.ts.
+  define: { __DEV__: 'true' },
   resolve: {
     // react, react/jsx-runtime, react/jsx-dev-runtime, react-dom, react-dom/client, /server, /test-utils…
     // for the tests, src/react and @testing-library/react (inlined below).

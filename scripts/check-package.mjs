@@ -1,6 +1,9 @@
 // The package as users get it: pack it, lint the tarball (publint, attw),
 // install it into a fresh project, import it by name, run it against a local
-// server, bundle it with esbuild and hold each entry point to its size budget.
+// server, bundle it with esbuild and hold each entry point to its size budget
+// (its production build), and check that a production bundle (esbuild with
+// the `production` condition, a Vite build) carries none of the development
+// checks that Node, by default, still runs.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -110,32 +113,39 @@ console.log(run('node', ['smoke-react.mjs'], consumer).trim());
 const budgets = JSON.parse(readFileSync(join(root, 'size-budget.json'), 'utf8'));
 const { build } = await import('esbuild');
 const { verdict } = await import('./size-rules.mjs');
+/** `code` bundled from the consumer, minified, as a user's bundler would: with `conditions` (`production`: what a production build picks). */
+async function bundled(code, conditions) {
+  const result = await build({
+    stdin: { contents: code, resolveDir: consumer, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions,
+    write: false,
+    external: ['react', 'react-dom', 'vue', 'svelte', 'svelte/*', 'solid-js', 'solid-js/*', '@tanstack/query-core', 'node:*'],
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0].text;
+}
 let failed = false;
 const sizes = new Map();
 const missed = [];
 for (const [label, entry] of Object.entries(budgets)) {
   if (label.startsWith('$')) continue;
-  const result = await build({
-    stdin: { contents: entry.code, resolveDir: consumer, loader: 'js' },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    write: false,
-    external: ['react', 'react-dom', 'vue', 'svelte', 'svelte/*', 'solid-js', 'solid-js/*', '@tanstack/query-core', 'node:*'],
-    logLevel: 'silent',
-  });
-  const bytes = gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
+  const bytes = gzipSync(await bundled(entry.code, ['production']), { level: 9 }).length;
   sizes.set(label, bytes);
   const judged = verdict(label, bytes, entry, sizes);
   if (judged.failed) failed = true;
   if (judged.line.includes('TARGET NOT MET')) missed.push(label);
-  console.log(`size ${judged.line}`);
+  console.log(`size ${judged.line} (production build; default build ${gzipSync(await bundled(entry.code, []), { level: 9 }).length} B)`);
 }
 if (missed.length) console.log(`size: ${missed.length} of ${sizes.size} entries above their target (reported, not hidden: see size-budget.json)`);
 
 // A Vite app, as a user builds one: React alone, then React with usePoll from the installed package.
 const { build: viteBuild } = await import('vite');
+/** The code of each Vite app, by name. */
+const viteCode = new Map();
 async function viteApp(name, code) {
   const dir = join(consumer, name);
   mkdirSync(dir, { recursive: true });
@@ -143,6 +153,7 @@ async function viteApp(name, code) {
   writeFileSync(join(dir, 'main.js'), code);
   const output = await viteBuild({ root: dir, logLevel: 'silent', configFile: false, build: { write: false, minify: true } });
   const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) => o.output).filter((file) => file.type === 'chunk');
+  viteCode.set(name, chunks.map((chunk) => chunk.code).join('\n'));
   return chunks.reduce((sum, chunk) => sum + gzipSync(chunk.code, { level: 9 }).length, 0);
 }
 const reactApp = `import { createElement } from 'react';
@@ -161,6 +172,43 @@ const grew = withPoll - alone;
 console.log(
   `size usePoll in a Vite app (React 19): +${grew} B min+gz over React alone (${alone} B), target poll + 1 KB = ${usePollTarget} B: ${grew <= usePollTarget ? 'met' : `TARGET NOT MET by ${grew - usePollTarget} B`}`,
 );
+
+// The development checks (src/options/dev.d.ts): none in a production bundle, every one where Node runs pollite by default.
+const DEVELOPMENT_ONLY = ['Unknown option', 'did you mean', 'given as ', 'pollite: poll() without'];
+const carried = (code) => DEVELOPMENT_ONLY.filter((words) => code.includes(words));
+// The simulator keeps its checks in both builds: its options may come from a form (the playground), not only from code.
+for (const entry of entries.filter((key) => key !== './simulator')) {
+  const code = `import * as p from '${entry.replace(/^\./, 'pollite')}'; globalThis.x = p;`;
+  const found = carried(await bundled(code, ['production']));
+  if (found.length) {
+    failed = true;
+    console.log(`production ${entry} (esbuild --conditions=production) carries development checks: ${found.join(', ')}: FAILED`);
+  }
+}
+const rootDefault = carried(await bundled("import * as p from 'pollite'; globalThis.x = p;", []));
+const appFound = carried(viteCode.get('vite-react-poll'));
+console.log(
+  `production: no development check in an esbuild bundle with --conditions=production of any entry but ./simulator; in the Vite app with usePoll: ${appFound.length ? `${appFound.join(', ')}: FAILED` : 'none'}; in the default build of pollite: ${rootDefault.length} of ${DEVELOPMENT_ONLY.length} messages`,
+);
+if (appFound.length || rootDefault.length !== DEVELOPMENT_ONLY.length) failed = true;
+writeFileSync(
+  join(consumer, 'checks.mjs'),
+  `import { poll, fetchWithRetry } from 'pollite';
+const production = process.argv[2] === 'production';
+const outcomes = [];
+const offline = () => Promise.reject(new Error('offline'));
+const ok = async () => new Response('{}');
+for (const call of [() => poll('http://127.0.0.1:9/', { isdone: () => true, retries: 0, fetch: offline }), () => fetchWithRetry('http://127.0.0.1:9/', { retries: 3, retry: { fetch: ok } })]) {
+  outcomes.push(await call().then(() => 'resolved', (error) => (error instanceof TypeError ? error.message : 'other: ' + error)));
+}
+const expected = ['Unknown option \`isdone\`: did you mean \`isDone\`?', "Expected \`retries\` to be given as \`retry.retries\`: the second argument is fetch's init, with the retry options under \`retry\`"];
+if (!production && outcomes.join() !== expected.join()) throw new Error('a misspelt option is not refused in Node: ' + outcomes.join(' | '));
+if (production && outcomes.some((outcome) => outcome.startsWith('Unknown') || outcome.startsWith('Expected'))) throw new Error('node --conditions=production still checks: ' + outcomes.join(' | '));
+console.log(production ? 'node --conditions=production loads the production build: no option check' : 'import { poll, fetchWithRetry } from "pollite" in Node refuses a misspelt option: ' + outcomes.join(' | '));
+`,
+);
+console.log(run('node', ['checks.mjs'], consumer).trim());
+console.log(run('node', ['--conditions=production', 'checks.mjs', 'production'], consumer).trim());
 console.log(`entry points: ${entries.join(', ')}`);
 rmSync(work, { recursive: true, force: true });
 if (failed) process.exit(1);

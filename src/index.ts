@@ -3,8 +3,9 @@
 
 export { poll } from './poll/poll.js';
 export type { PollOptions } from './poll/poll-options.js';
-export type { PollEvent } from './poll/poll-events.js';
-export type { PollFeature, PollCall, PollRunner, PollSink, PollSettings, LoopHooks, LoopContext, PollAnswer, Hold } from './poll/feature.js';
+export type { PollEvent } from './engine/events.js';
+export type { LoopHooks, PollAnswer, Hold } from './engine/hooks.js';
+export type { PollFeature, PollCall, PollRunner, PollSink, PollSettings, LoopContext } from './poll/feature.js';
 
 export { retry } from './retry/retry.js';
 export { fetchWithRetry } from './retry/fetch-with-retry.js';
@@ -48,3 +49,4 @@ export { HttpError, isHttpError } from './errors/http-error.js';
 export { PollGaveUpError, isPollGaveUpError } from './errors/poll-gave-up-error.js';
 export { ParseError, isParseError } from './errors/parse-error.js';
 export { isTimeoutError } from './errors/timeout-error.js';
+export { redactUrl } from './errors/redact-url.js';

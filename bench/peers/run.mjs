@@ -10,18 +10,20 @@
 // met), then a table per scenario and the requests per second; writes
 // docs/peers.json and docs/peers.svg.
 //   PEERS_CLIENTS (100), PEERS_SCENARIOS (all), PEERS_LIBRARIES (all),
-//   PEERS_ONE_ORIGIN=1 (every client on one origin, as pollers in one Node server)
+//   PEERS_ONE_ORIGIN=1 (every client on one origin, as pollers in one Node server),
+//   PEERS_DIST=<a built dist/> (measure that build, as it is, instead of a snapshot of ./dist: a change
+//   built elsewhere, or the build before it, for an A/B run)
 import { execFile, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { snapshotDist } from '../dist-snapshot.mjs';
 
 const wallStart = performance.now();
 const here = dirname(fileURLToPath(import.meta.url));
-// Others may rebuild dist/ while this runs: every process here uses a private copy.
-const fromDist = snapshotDist();
+// Others may rebuild dist/ while this runs: every process here uses a private copy (or the build named).
+const fromDist = process.env.PEERS_DIST ? (path) => pathToFileURL(resolve(process.env.PEERS_DIST, path)).href : snapshotDist();
 process.env.POLLITE_DIST = fromDist('index.js');
 const { renderChart } = await import(fromDist('simulator/chart.js'));
 const { LABELS, LIBRARIES } = await import('./libraries.mjs');
@@ -57,6 +59,19 @@ const SCENARIOS = {
     description: 'every fleet polling steadily by 2 s; 503 with Retry-After: 2 from 4 s to 9 s; the job is done when the outage ends; ends at 20 s',
     scenario: { outage: { start: s(4), end: s(9), retryAfter: 2 }, jobDoneAt: s(9), bodyBytes: 1024 },
     end: s(20),
+  },
+  // Issue 34: the pace after a throttle, once the server is healthy again (above, the first 2xx after it is the done one).
+  'outage-retry-after-late-job': {
+    title: '5 s outage, 503 + `Retry-After: 2`, the job done 3 s after it',
+    description: 'as outage-retry-after, but the job is done 3 s after the outage ends: the pace after the outage decides when it is seen; ends at 22 s',
+    scenario: { outage: { start: s(4), end: s(9), retryAfter: 2 }, jobDoneAt: s(12), bodyBytes: 1024 },
+    end: s(22),
+  },
+  'rate-limit-late-job': {
+    title: `rate limit ${CLIENTS / 2} req/s (429 + \`Retry-After: 1\`) for 10 s, the job done 2 s after it`,
+    description: `as rate-limit, but the job is done at 14 s, 2 s after the limit ends: the pace after the 429s decides when it is seen; ends at 24 s`,
+    scenario: { rateLimit: { start: s(2), end: s(12), rps: CLIENTS / 2, retryAfter: 1 }, jobDoneAt: s(14), bodyBytes: 1024 },
+    end: s(24),
   },
   unchanged: {
     title: 'unchanged 10 KB job (ETag on every answer)',
@@ -171,9 +186,9 @@ const sizes = onlyScenarios || onlyLibraries ? [] : await bundleSizes();
 
 // --- The tables -------------------------------------------------------------
 const fmt = (n) => (n === null || n === undefined ? '-' : Math.round(n).toLocaleString('en-US'));
-const sec = (ms) => (ms === null || ms === undefined ? '-' : ms === Infinity ? 'never' : `${(ms / 1000).toFixed(1)} s`);
+const sec = (ms, digits = 1) => (ms === null || ms === undefined ? '-' : ms === Infinity ? 'never' : `${(ms / 1000).toFixed(digits)} s`);
 const kb = (bytes) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
-const SHORT = { pollite: 'pollite', naive: 'naive', ky: 'ky', got: 'got', 'p-retry': 'p-retry', 'axios-retry': 'axios-retry', tanstack: 'query-core' };
+const SHORT = { pollite: 'pollite', naive: 'naive', ky: 'ky', got: 'got', 'p-retry': 'p-retry', 'axios-retry': 'axios-retry', tanstack: 'query-core', seed: 'seed' };
 const peers = libraries.filter((id) => id !== 'pollite');
 const lines = [];
 
@@ -207,11 +222,44 @@ group('outage', [
   ['clients lost', lostCell, '-', () => null],
   ['recovery seen p95 (outage end → first 2xx)', (r) => sec(r.recoveryP95), '≤ 3.0 s', (p) => p.recoveryP95 <= 3000],
 ]);
+// Issue 34: the peer to beat is the one that honours every Retry-After, loses no client and sends the fewest requests into the outage.
+const politePeer = (byLibrary) =>
+  peers.filter((id) => byLibrary[id].lost === 0 && byLibrary[id].ignoredRetryAfter === 0).sort((a, b) => byLibrary[a].duringOutage - byLibrary[b].duringOutage)[0];
+/** Issue 34's rows for an outage with Retry-After: no more requests into it than that peer, and the job seen done within 10 % of it. */
+const againstPolitePeer = (name) => {
+  const peer = results[name] && politePeer(results[name]);
+  const of = (byLibrary) => byLibrary[politePeer(byLibrary)];
+  return [
+    [
+      'requests into the outage, against the fewest peer that honours Retry-After and loses no client',
+      (r) => fmt(r.duringOutage),
+      peer ? `no more than ${SHORT[peer]}'s ${fmt(results[name][peer].duringOutage)}` : 'no such peer ran',
+      (p, byLibrary) => (politePeer(byLibrary) ? p.duringOutage <= of(byLibrary).duringOutage : null),
+    ],
+    [
+      'job seen done p95 (from when it became done)',
+      (r) => sec(r.seenP95, 2),
+      peer ? `within 10% of ${SHORT[peer]}'s ${sec(results[name][peer].seenP95, 2)}` : 'no such peer ran',
+      (p, byLibrary) => (politePeer(byLibrary) ? p.seenP95 <= of(byLibrary).seenP95 * 1.1 : null),
+    ],
+  ];
+};
 group('outage-retry-after', [
   ['requests into the outage (floor: honouring Retry-After exactly)', (r) => `${fmt(r.duringOutage)} (${fmt(r.retryAfterExact)})`, '≈ 259 (keep: at most 10% more)', (p) => p.duringOutage <= 259 * 1.1],
+  ...againstPolitePeer('outage-retry-after'),
   ['Retry-After violations (requests sooner than told)', (r) => fmt(r.ignoredRetryAfter), '0', (p) => p.ignoredRetryAfter === 0],
   ['recovery seen p95 (outage end → first 2xx)', (r) => sec(r.recoveryP95), '≈ 2.9 s (keep: at most 10% more)', (p) => p.recoveryP95 <= 2900 * 1.1],
   ['clients lost', lostCell, '-', () => null],
+]);
+group('outage-retry-after-late-job', [
+  ...againstPolitePeer('outage-retry-after-late-job'),
+  ['Retry-After violations (requests sooner than told)', (r) => fmt(r.ignoredRetryAfter), '0', (p) => p.ignoredRetryAfter === 0],
+  ['clients lost', lostCell, '0', (p) => p.lost === 0],
+]);
+group('rate-limit-late-job', [
+  ['429s drawn', (r) => fmt(r.statuses[429] ?? 0), '-', () => null],
+  ['job seen done p95 (from when it became done)', (r) => sec(r.seenP95, 2), '-', () => null],
+  ['clients lost', lostCell, '0', (p) => p.lost === 0],
 ]);
 group('unchanged', [
   ['bytes sent by the server', (r) => kb(r.bytes), 'keep: the fewest', (p, byLibrary) => peers.every((id) => p.bytes < byLibrary[id].bytes)],
@@ -281,7 +329,7 @@ mkdirSync(docs, { recursive: true });
 const partial = [onlyScenarios?.join('-'), onlyLibraries?.join('-'), ONE_ORIGIN ? 'one-origin' : undefined, CLIENTS === 100 ? undefined : `${CLIENTS}-clients`].filter(Boolean);
 // (`peers-partial-…`: the older `peers-<scenario>.json` files are kept as they were.)
 const suffix = partial.length ? `-partial-${partial.join('-')}` : '';
-const json = { clients: CLIENTS, node: process.version, oneOrigin: ONE_ORIGIN, wallSeconds: Math.round(wall), scenarios: Object.fromEntries(Object.entries(SCENARIOS).map(([k, v]) => [k, { description: v.description, ...v.scenario, end: v.end }])), table: rows.map(({ scenario, measured, cells, target, met }) => ({ scenario, measured, cells: Object.fromEntries(libraries.map((id, i) => [id, cells[i]])), target, met })), results, simulator, sizes };
+const json = { clients: CLIENTS, node: process.version, oneOrigin: ONE_ORIGIN, ...(process.env.PEERS_DIST && { dist: process.env.PEERS_DIST }), wallSeconds: Math.round(wall), scenarios: Object.fromEntries(Object.entries(SCENARIOS).map(([k, v]) => [k, { description: v.description, ...v.scenario, end: v.end }])), table: rows.map(({ scenario, measured, cells, target, met }) => ({ scenario, measured, cells: Object.fromEntries(libraries.map((id, i) => [id, cells[i]])), target, met })), results, simulator, sizes };
 writeFileSync(join(docs, `peers${suffix}.json`), `${JSON.stringify(json, null, 2)}\n`);
 if (!suffix) {
   const panels = ['rate-limit', 'outage', 'outage-retry-after'].map((name) => {

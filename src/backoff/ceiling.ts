@@ -1,3 +1,4 @@
+import { checkNames } from '../options/check.js';
 import type { BackoffOptions } from './types.js';
 
 /** The validated, resolved form of {@link BackoffOptions}. */
@@ -10,14 +11,21 @@ export interface ResolvedBackoff {
 const isDuration = (value: unknown): value is number =>
   typeof value === 'number' && value >= 0 && Number.isFinite(value);
 
-/** Validates backoff options at factory time, so a bad `base` fails where it was written. */
-export function resolveBackoff(options: BackoffOptions | undefined): ResolvedBackoff {
+/**
+ * Validates backoff options at factory time, so a bad `base` fails where it
+ * was written (in development: see src/options/dev.d.ts). `more`: the names
+ * of a strategy's own options (`jitter`).
+ */
+export function resolveBackoff(options: BackoffOptions | undefined, more: readonly string[] = []): ResolvedBackoff {
   const { base, cap, random } = options ?? ({} as BackoffOptions);
-  if (!isDuration(base)) throw new TypeError('Expected `base` to be a finite number >= 0');
-  if (!isDuration(cap)) throw new TypeError('Expected `cap` to be a finite number >= 0');
-  if (base > cap) throw new TypeError('Expected `base` to be <= `cap`');
-  if (random !== undefined && typeof random !== 'function') {
-    throw new TypeError('Expected `random` to be a function');
+  if (typeof __DEV__ === 'undefined' || __DEV__) {
+    checkNames(options, ['base', 'cap', 'random', ...more]);
+    if (!isDuration(base)) throw new TypeError('Expected `base` to be a finite number >= 0');
+    if (!isDuration(cap)) throw new TypeError('Expected `cap` to be a finite number >= 0');
+    if (base > cap) throw new TypeError('Expected `base` to be <= `cap`');
+    if (random !== undefined && typeof random !== 'function') {
+      throw new TypeError('Expected `random` to be a function');
+    }
   }
   // Late binding keeps spies on Math.random working.
   return { base, cap, random: random ?? (() => Math.random()) };

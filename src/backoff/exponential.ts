@@ -13,9 +13,9 @@ export interface ExponentialOptions extends BackoffOptions {
 
 /** Plain exponential backoff with an optional proportional jitter above the ceiling. */
 export function exponential(options: ExponentialOptions): Backoff {
-  const resolved = resolveBackoff(options);
+  const resolved = resolveBackoff(options, ['jitter']);
   const jitter = options.jitter ?? 0;
-  if (typeof jitter !== 'number' || !(jitter >= 0) || !Number.isFinite(jitter)) {
+  if ((typeof __DEV__ === 'undefined' || __DEV__) && (typeof jitter !== 'number' || !(jitter >= 0) || !Number.isFinite(jitter))) {
     throw new TypeError('Expected `jitter` to be a finite number >= 0');
   }
   return (attempt) => ceiling(resolved, attempt) * (1 + jitter * resolved.random());

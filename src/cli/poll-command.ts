@@ -1,7 +1,6 @@
-import { fullJitter, isHttpError, isParseError, isPollGaveUpError, isTimeoutError, poll, type Clock, type HttpError } from '../index.js';
+import { isHttpError, isParseError, isPollGaveUpError, isTimeoutError, poll, redactUrl, type Clock, type HttpError } from '../index.js';
 import { BodyTooLargeError, bodyReader, type ReceivedBody } from './body-reader.js';
 import type { CliIo } from './cli-io.js';
-import { commandDeadline } from './command-deadline.js';
 import { colorsFor } from './display/colors.js';
 import { silentDisplay, type Display, type OutputStream } from './display/display.js';
 import { liveLine } from './display/live-line.js';
@@ -13,7 +12,7 @@ import { redactedHeaderLines } from './headers.js';
 import { instrumentedFetch, networkErrorText } from './instrumented-fetch.js';
 import { writeBody } from './json-output.js';
 import { pollTracker, type PollCounters } from './poll-tracker.js';
-import { redactCredentials, redactUrl } from './redact-credentials.js';
+import { redactCredentials } from './redact-credentials.js';
 import { sanitize } from './sanitize.js';
 import { serverSays } from './server-says.js';
 
@@ -84,43 +83,20 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
   const succeeded = (body: unknown): boolean =>
     command.until.length === 0 || command.until.some((condition) => matchCondition(condition, body));
 
-  // --timeout is the command's own deadline, not poll's: poll refuses at once a wait
-  // that would end past its deadline, which would make `--timeout 1m` give up half a
-  // minute early while a service is still coming up. Here a backoff that would pass
-  // the last try (shortly before the deadline, so it can be answered) is shortened to
-  // end there; after the last try the command waits out the deadline and exits 124.
-  const deadline = command.timeout === undefined ? undefined : now() + command.timeout;
-  const lastTry = deadline === undefined ? 0 : deadline - Math.min(1000, command.timeout! / 10);
-  let finalTry = false;
-  const run = commandDeadline(io.signal, command.timeout, clock);
-  const backoff = fullJitter({ base: 2000, cap: 30_000, ...(clock ? { random: () => clock.random() } : {}) });
-
+  // --timeout is poll's own deadline, which is met, not guessed: a wait that would cross it is
+  // shortened for one last try, and the TimeoutError comes when it passes, not before.
   let code: number;
   let body: ReceivedBody | undefined;
   let failure: unknown;
   try {
     body = await poll<ReceivedBody>(command.url, {
       interval: command.interval,
-      ...(deadline === undefined
-        ? {}
-        : {
-            backoff: (attempt: number) => {
-              const drawn = backoff(attempt);
-              const room = lastTry - now() - command.interval;
-              if (room >= 0) return Math.min(drawn, room);
-              // Past the last try's time, one try still fits before the deadline, once.
-              if (!finalTry && now() + command.interval < deadline) {
-                finalTry = true;
-                return 0;
-              }
-              return drawn + Math.max(0, deadline - now());
-            },
-          }),
+      timeout: command.timeout,
       requestTimeout: command.requestTimeout,
       retries: command.retries ?? (command.timeout === undefined ? undefined : Number.MAX_SAFE_INTEGER),
       conditional: command.etag,
       init: { headers: command.headers },
-      signal: run.signal,
+      signal: io.signal,
       fetch: http.fetch,
       ...(clock
         ? {
@@ -142,8 +118,6 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
   } catch (error) {
     code = exitCodeFor(error);
     failure = error;
-  } finally {
-    run.release();
   }
   display.stop();
 
@@ -176,7 +150,7 @@ export const summaryLine = (c: PollCounters, elapsed: string): string =>
 /** The error line: sanitised (a server wrote parts of it) and with any credentials redacted. */
 function errorMessage(error: unknown, command: PollCommand, elapsed: string): string {
   if (isTimeoutError(error) && command.timeout !== undefined) {
-    return `timed out: --timeout ${formatDelay(command.timeout)} passed (or the next try would end after it), after ${elapsed}`;
+    return `timed out: --timeout ${formatDelay(command.timeout)} passed, after ${elapsed}`;
   }
   if (isHttpError(error)) return httpErrorText(error);
   if (isParseError(error) && error.cause instanceof BodyTooLargeError) {

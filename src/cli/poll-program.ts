@@ -1,10 +1,10 @@
 import { Command, Option } from 'commander';
+import { redactUrl } from '../index.js';
 import type { CliIo } from './cli-io.js';
 import { ConditionSyntaxError, parseCondition, type Condition } from './condition.js';
 import { parseDuration } from './duration.js';
 import { parseHeaders } from './headers.js';
 import { parseProgram } from './parse-program.js';
-import { redactUrl } from './redact-credentials.js';
 import type { PollCommand } from './poll-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -117,7 +117,7 @@ function checkUrl(text: string): string {
     throw new UsageError(`the URL carries credentials, which fetch refuses: send them with -H 'Authorization: Basic ...' instead`);
   }
   if (url?.protocol === 'http:' || url?.protocol === 'https:') return url.href;
-  const guess = /^[\w.-]+(:\d+)?(\/|$)/.test(text) ? `: did you mean http://${text} ?` : ': give an http:// or https:// URL';
+  const guess = /^[\w.-]+(:\d+)?(\/|$)/.test(text) ? `: did you mean http://${redactUrl(text)} ?` : ': give an http:// or https:// URL';
   throw new UsageError(`'${redactUrl(text)}' is not an http(s) URL${guess}`);
 }
 

@@ -15,14 +15,25 @@ const ESCAPE_SEQUENCES =
  * (a reason phrase that displays as something it is not).
  */
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const CONTROLS_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * Removes every escape sequence, and every control character except newline
- * and tab, from a multi-line text (a body shown on a terminal with `--json`).
+ * What {@link escapeTerminalControls} shows escaped: the same characters
+ * but tab and newline, and CR only where it does not end a line (alone it
+ * would let later text overwrite what came before).
  */
-export function stripTerminalControls(text: string): string {
-  return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROLS_BUT_LINES, '');
+const ESCAPED_ON_A_TERMINAL = /\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Shows every control character of a multi-line text (a body printed on a
+ * terminal with `--json`) as a `\u001b`-style escape, but tab, newline and
+ * the CR of a CRLF. With no ESC or C1 character left, no escape sequence
+ * can start, and nothing is hidden: an OSC left open does not swallow the
+ * rest, as removing it whole would. A JSON text stays JSON with the same
+ * value where those characters are inside strings, the only place JSON
+ * allows them.
+ */
+export function escapeTerminalControls(text: string): string {
+  return text.replace(ESCAPED_ON_A_TERMINAL, (control) => `\\u${control.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createRetryBudget, type RetryBudget } from '../index.js';
-import { CLUSTER_DEFAULTS, refuse, type ClusterBudgetOptions } from './cluster-options.js';
+import { CLUSTER_DEFAULTS, CLUSTER_OPTION_NAMES, checkObject, refuse, type ClusterBudgetOptions } from './cluster-options.js';
 import { budgetKey } from './keys.js';
 import { REFUND, WITHDRAW } from './scripts.js';
 import { FAULT, type ClusterStore } from './store.js';
@@ -19,7 +19,7 @@ import { FAULT, type ClusterStore } from './store.js';
  * has (restarted, flushed) what it knew of it, rather than starting full.
  */
 export function clusterBudget(store: ClusterStore, prefix: string, options: ClusterBudgetOptions = {}): RetryBudget {
-  if (typeof options !== 'object' || options === null) refuse('options', 'an object');
+  checkObject(options, CLUSTER_OPTION_NAMES.budget);
   const { name = CLUSTER_DEFAULTS.budgetName, ...bucket } = options;
   if (typeof name !== 'string' || name === '') refuse('name', 'a non-empty string');
   // Validates the options as createRetryBudget does, and is the bucket this process falls back on.

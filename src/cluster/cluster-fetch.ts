@@ -1,5 +1,5 @@
 import { sleep, spread } from '../index.js';
-import { CLUSTER_DEFAULTS, positive, refuse, type ClusterFetchOptions } from './cluster-options.js';
+import { CLUSTER_DEFAULTS, CLUSTER_OPTION_NAMES, checkObject, positive, refuse, type ClusterFetchOptions } from './cluster-options.js';
 import { Honoured, type CooldownBoard } from './cooldown-board.js';
 
 const urlOf = (input: string | URL | Request): URL | undefined => {
@@ -17,7 +17,7 @@ const urlOf = (input: string | URL | Request): URL | undefined => {
  * one is waited once, as the realm's cooldown does.
  */
 export function cooldownFetch(board: CooldownBoard, options: ClusterFetchOptions = {}): typeof fetch {
-  if (typeof options !== 'object' || options === null) refuse('options', 'an object');
+  checkObject(options, CLUSTER_OPTION_NAMES.fetch);
   const maxRetryAfter = positive('maxRetryAfter', options.maxRetryAfter, 0, CLUSTER_DEFAULTS.maxRetryAfter);
   if (options.fetch !== undefined && typeof options.fetch !== 'function') refuse('fetch', 'a function');
   const send = options.fetch ?? ((input, init) => globalThis.fetch(input, init));

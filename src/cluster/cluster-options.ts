@@ -1,3 +1,5 @@
+import { checkNames } from '../options/check.js';
+import type { ShareKeyOption } from '../cooperate/index.js';
 import type { RetryBudgetOptions } from '../index.js';
 import type { ClusterRedis } from './redis-adapter.js';
 
@@ -93,6 +95,21 @@ export interface ClusterShareOptions {
    * @default 1048576
    */
   maxBytes?: number;
+  /**
+   * Says that polls of one request (method, URL, headers, body, and what
+   * of `init` fetch reads) under this key are one job in every process,
+   * whatever their `fetch`, `parse`, objects in `init` (Node's `dispatcher`)
+   * and features after this one that run the loop: that those send the
+   * same request as the same user and read the answer alike. Those cannot
+   * be compared across processes, so without a key a poll with any of them
+   * of its own is shared only within its process (by identity, as
+   * `share()`), and its callers hear a `share` event with the role `local`
+   * and the reason. A function is called with each call and gives that
+   * call's key. Hashed into the job's name with the rest, never stored.
+   * @default none: a poll with its own `fetch` and the rest is not shared across processes
+   * @example cluster.share({ key: (call) => `tenant ${tenantOf(call.request.url)}` })
+   */
+  key?: ShareKeyOption;
 }
 
 /** Options of {@link Cluster.budget}: those of `createRetryBudget`, and a name. */
@@ -140,6 +157,28 @@ export const CLUSTER_DEFAULTS = Object.freeze({
 export const refuse = (name: string, expected: string): never => {
   throw new TypeError(`Expected \`${name}\` to be ${expected}`);
 };
+
+/** The names each options object of a cluster may hold. */
+export const CLUSTER_OPTION_NAMES: {
+  readonly cluster: ReadonlyArray<keyof ClusterOptions>;
+  readonly share: ReadonlyArray<keyof ClusterShareOptions>;
+  readonly budget: ReadonlyArray<keyof ClusterBudgetOptions>;
+  readonly fetch: ReadonlyArray<keyof ClusterFetchOptions>;
+} = {
+  cluster: ['redis', 'prefix', 'deadline', 'lease', 'recheck', 'onStatus'],
+  share: ['publish', 'select', 'maxBytes', 'key'],
+  budget: ['name', 'capacity', 'retryCost', 'timeoutCost', 'successRefund'],
+  fetch: ['maxRetryAfter', 'fetch'],
+};
+
+/**
+ * Refuses options that are not an object, and, in development, a name that
+ * `names` does not hold (``Unknown option `leese`: did you mean `lease`?``).
+ */
+export function checkObject(options: unknown, names: readonly string[]): asserts options is object {
+  if (typeof options !== 'object' || options === null) refuse('options', 'an object');
+  if (typeof __DEV__ === 'undefined' || __DEV__) checkNames(options as object, names);
+}
 
 /** `value`, checked to be a finite number >= `min` (or undefined: the default). */
 export function positive(name: string, value: unknown, min: number, fallback: number): number {

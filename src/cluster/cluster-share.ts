@@ -1,7 +1,7 @@
-import type { PollFeature } from '../index.js';
-import { CLUSTER_DEFAULTS, positive, refuse, type ClusterShareOptions, type ClusterStatus } from './cluster-options.js';
+import type { PollCall, PollFeature, PollRunner } from '../index.js';
+import { CLUSTER_DEFAULTS, CLUSTER_OPTION_NAMES, checkObject, positive, refuse, type ClusterShareOptions, type ClusterStatus } from './cluster-options.js';
 import { JobShare } from './job-share.js';
-import { shareKey } from '../cooperate/index.js';
+import { shareIdentity } from '../cooperate/index.js';
 import { jobKeys, randomId, sha256 } from './keys.js';
 import { LocalCallers } from './local-callers.js';
 import type { ClusterStore } from './store.js';
@@ -46,19 +46,43 @@ function encoder(options: ClusterShareOptions, report: (status: ClusterStatus) =
   };
 }
 
+/** Runs `call`'s loop for the callers of this process alone (a poll that cannot be one job across processes). */
+function runHere(local: LocalCallers, call: PollCall<unknown>, next: PollRunner): void {
+  const sink = {
+    update: async (data: unknown) => {
+      await local.deliver(data);
+      return local.size === 0;
+    },
+    event: local.emit.bind(local),
+  };
+  // In a promise: a feature after this one whose `run` throws at once fails the callers, as a rejection would.
+  new Promise<unknown>((run) => run(next({ ...call, sink, signal: local.stop.signal, timeout: undefined }))).catch((error: unknown) => {
+    if (!local.stop.signal.aborted) local.fail(error);
+  });
+}
+
 /**
  * One poller per job for the whole cluster, as a poll feature: polls of
- * the same request (method, URL, headers, body: hashed, never stored) in
- * this process join one set of callers, and the processes elect one
- * leader for it through Redis. See {@link JobShare}.
+ * the same request (method, URL, headers, body, what of `init` fetch reads;
+ * hashed, never stored) in this process join one set of callers, and the
+ * processes elect one leader for it through Redis. See {@link JobShare}.
+ * A poll with a `fetch`, `parse`, object in `init` or later feature of its
+ * own is one job across processes only under a `key` (see
+ * {@link ClusterShareOptions.key}); without one it is shared within this
+ * process only (`share` event, role `local`).
  */
 export function shareFeature(ctx: ShareContext, options: ClusterShareOptions = {}): PollFeature {
-  if (typeof options !== 'object' || options === null) refuse('options', 'an object');
+  checkObject(options, CLUSTER_OPTION_NAMES.share);
   const encode = encoder(options, ctx.report);
-  return {
+  const { key } = options;
+  if (key !== undefined && typeof key !== 'function' && (typeof key !== 'string' || key === '')) refuse('key', 'a non-empty string or a function');
+  const feature: PollFeature = {
     run(call, next) {
-      const material = shareKey(call.request);
-      if (material === undefined) return next(call);
+      const same = shareIdentity(call as PollCall<unknown>, { key, feature });
+      if (same === undefined) return next(call);
+      if (same.local) call.sink.event({ type: 'share', role: 'local', reason: same.local });
+      // The same Map for both: a job's material starts with its method, upper-cased, never with `local `.
+      const material = same.local ? `local ${same.key}` : same.key;
       const running = ctx.jobs.get(material);
       if (running) {
         const joined = running.local.join(call);
@@ -71,6 +95,10 @@ export function shareFeature(ctx: ShareContext, options: ClusterShareOptions = {
       ctx.jobs.set(material, entry);
       local.stop.signal.addEventListener('abort', () => ctx.jobs.get(material) === entry && ctx.jobs.delete(material), { once: true });
       const joined = local.join(call);
+      if (same.local) {
+        runHere(local, call as PollCall<unknown>, next);
+        return joined;
+      }
       sha256(material).then(
         (hash) => {
           if (local.stop.signal.aborted) return;
@@ -83,4 +111,5 @@ export function shareFeature(ctx: ShareContext, options: ClusterShareOptions = {
       return joined;
     },
   };
+  return feature;
 }

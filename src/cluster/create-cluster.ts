@@ -2,7 +2,7 @@ import type { PollFeature, RetryBudget } from '../index.js';
 import { clusterBudget } from './cluster-budget.js';
 import { cooldownFeature } from './cluster-cooldown.js';
 import { cooldownFetch } from './cluster-fetch.js';
-import { CLUSTER_DEFAULTS, positive, refuse, type ClusterBudgetOptions, type ClusterFetchOptions, type ClusterOptions, type ClusterShareOptions, type ClusterStatus } from './cluster-options.js';
+import { CLUSTER_DEFAULTS, CLUSTER_OPTION_NAMES, checkObject, positive, refuse, type ClusterBudgetOptions, type ClusterFetchOptions, type ClusterOptions, type ClusterShareOptions, type ClusterStatus } from './cluster-options.js';
 import { CooldownBoard } from './cooldown-board.js';
 import { redisAdapter } from './redis-adapter.js';
 import { shareFeature, type ShareContext } from './cluster-share.js';
@@ -12,11 +12,15 @@ import { clusterStore } from './store.js';
 export interface Cluster {
   /**
    * One poller per job for every process: a poll feature. Polls of the
-   * same request (method, URL, headers, body) in any process elect one
-   * leader through a lease in Redis; it polls, and publishes each body to
-   * the others, which send nothing. When it stops or dies, another takes
-   * over, keeping its pending wait (interval, Retry-After, backoff).
-   * `share` events say `leader` or `follower`.
+   * same request (method, URL, headers, body, what of `init` fetch reads)
+   * in any process elect one leader through a lease in Redis; it polls,
+   * and publishes each body to the others, which send nothing. When it
+   * stops or dies, another takes over, keeping its pending wait (interval,
+   * Retry-After, backoff), up to its own `maxRetryAfter`. `share` events
+   * say `leader` or `follower`. A poll with a `fetch`, `parse`, `init`
+   * object or later feature of its own is one job across processes only
+   * under a `key` ({@link ClusterShareOptions.key}); without one it is
+   * shared within its process (`share` event: `local`).
    *
    * @example
    * poll(`${api}/jobs/42`, { use: [cluster.share(), cluster.cooldown()], isDone, onUpdate });
@@ -71,7 +75,7 @@ export interface Cluster {
  * await fetchWithRetry(`${api}/orders`, { retry: { budget: cluster.budget(), fetch: cluster.fetch() } });
  */
 export function createCluster(options: ClusterOptions): Cluster {
-  if (typeof options !== 'object' || options === null) refuse('options', 'an object');
+  checkObject(options, CLUSTER_OPTION_NAMES.cluster);
   const redis = redisAdapter(options.redis);
   const { prefix = CLUSTER_DEFAULTS.prefix, onStatus } = options;
   if (typeof prefix !== 'string') refuse('prefix', 'a string');

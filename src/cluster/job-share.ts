@@ -169,7 +169,7 @@ export class JobShare {
     if (this.#loop) return;
     if (message[0] === 'w') {
       const ms = Number(message.slice(1));
-      if (ms >= 0) this.#nextAt = this.#now + ms;
+      if (ms >= 0 && ms < Infinity) this.#nextAt = this.#now + ms;
       return;
     }
     const cut = message.indexOf('\n');
@@ -184,12 +184,18 @@ export class JobShare {
     void this.#local.deliver(data);
   }
 
-  /** ms until this process's first request as the new poller: the old leader's next, as Redis or its messages tell. */
+  /**
+   * ms until this process's first request as the new poller: the old
+   * leader's next, as Redis or its messages tell, but never longer than
+   * this process would wait of its own (its `maxRetryAfter`, or its interval
+   * if longer): whatever is written into Redis cannot stop the fleet.
+   */
   #dueIn(nextMs: number): number {
-    if (nextMs > 0) return nextMs;
+    const { interval, maxRetryAfter } = this.#call.settings;
+    const longest = Math.max(maxRetryAfter, interval);
+    if (nextMs > 0) return Math.min(nextMs, longest);
     const now = this.#now;
-    const { interval } = this.#call.settings;
-    if (this.#nextAt !== undefined) return Math.max(0, this.#nextAt - now);
+    if (this.#nextAt !== undefined) return Math.max(0, Math.min(longest, this.#nextAt - now));
     if (this.#heardAt !== undefined) return Math.max(0, Math.min(interval, this.#heardAt + interval - now));
     return 0;
   }

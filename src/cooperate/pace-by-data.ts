@@ -1,5 +1,5 @@
 import { parseRetryAfter } from '../http/parse-retry-after.js';
-import { refuse } from '../options/check.js';
+import { checkNames, refuse } from '../options/check.js';
 import type { PollFeature } from '../index.js';
 
 /** Options of {@link paceByData}. */
@@ -42,9 +42,12 @@ const finite = (value: unknown, atLeast: number): value is number => typeof valu
  */
 export function paceByData(options: PaceByDataOptions): PollFeature {
   const { min, max, factor = 2 } = (options ?? {}) as PaceByDataOptions;
-  if (!finite(min, 0) || min === 0) refuse('min', 'a finite number > 0');
-  if (!finite(max, min)) refuse('max', 'a finite number >= `min`');
-  if (!finite(factor, 1)) refuse('factor', 'a finite number >= 1');
+  if (typeof __DEV__ === 'undefined' || __DEV__) {
+    checkNames(options, ['min', 'max', 'factor']);
+    if (!finite(min, 0) || min === 0) refuse('min', 'a finite number > 0');
+    if (!finite(max, min)) refuse('max', 'a finite number >= `min`');
+    if (!finite(factor, 1)) refuse('factor', 'a finite number >= 1');
+  }
   return {
     run: (call, next) => next({ ...call, settings: { ...call.settings, interval: min } }),
     attach({ settings }) {

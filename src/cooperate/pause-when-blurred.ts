@@ -1,5 +1,5 @@
 import { documentFocus, type FocusSource } from '../env/focus.js';
-import { pauseHooks } from '../poll/pauses.js';
+import { pauseHooks } from '../engine/pauses.js';
 import type { PollFeature } from '../index.js';
 
 /**

@@ -1,7 +1,56 @@
-import type { PollEvent, PollFeature } from '../index.js';
-import { joinOrStart, runShared } from './share.js';
-import { shareKey } from './share-key.js';
-import { shareAcrossTabs, tabApis } from './tab-leader.js';
+import type { PollCall, PollEvent, PollFeature, PollRunner } from '../index.js';
+import { joinOrStart, shareInRealm } from './share.js';
+import type { SharedLoop } from './shared-loop.js';
+import { checkShareKey, shareIdentity, type ShareOptions } from './share-identity.js';
+import { sha256Hex } from './sha256-hex.js';
+import { shareAcrossTabs, tabApis, type TabApis } from './tab-leader.js';
+
+/** Runs `loop` for the tabs of the origin under the Web Lock and BroadcastChannel `name`, with `call`'s options. */
+function leadOrFollow(name: string, call: PollCall<unknown>, next: PollRunner, loop: SharedLoop, apis: TabApis): void {
+  const { settings } = call;
+  const { env } = settings;
+  let sentAt = 0;
+  shareAcrossTabs(
+    {
+      name,
+      env,
+      pauseWhenHidden: settings.pauseWhenHidden,
+      interval: settings.interval,
+      // What the last leader said was pending is taken at most as long as this tab would wait of its own.
+      longestWait: Math.max(settings.maxRetryAfter, settings.interval),
+      stop: loop.stop.signal,
+      lead: (signal, delay, publish, schedule) => {
+        let first = delay > 0;
+        const leader = {
+          attach: () => ({
+            // The handover's wait, before the first request: the old leader's pending one.
+            hold: () => (first ? ((first = false), { event: { type: 'wait', delay, at: env.now() + delay } as PollEvent, ms: delay }) : undefined),
+            waiting: schedule,
+          }),
+        };
+        const sink = {
+          // Done once every caller here is: the loop then ends (rather than being aborted), and the lock is
+          // held one interval more, so that the other tabs learn the final body before one of them can lead.
+          update: async (data: unknown) => {
+            await publish(data, sentAt);
+            return loop.callers.size === 0;
+          },
+          event: (event: PollEvent) => {
+            if (event.type === 'request') sentAt = env.now();
+            loop.emit(event);
+          },
+        };
+        return next({ ...call, settings: { ...settings, use: [...settings.use, leader] }, sink, signal, timeout: undefined });
+      },
+      deliver: async (data) => {
+        await loop.sink.update(data);
+      },
+      fail: (error) => loop.fail(error),
+      onRole: (role) => loop.emit({ type: 'share', role }),
+    },
+    apis,
+  );
+}
 
 /**
  * One tab polls for all: like {@link share}, and across the tabs of the
@@ -9,63 +58,40 @@ import { shareAcrossTabs, tabApis } from './tab-leader.js';
  * update over BroadcastChannel; the others send nothing (`share` events
  * say `leader` or `follower`). When the leader closes or is hidden, the
  * next visible tab takes over, its first request going out when the last
- * leader's next one was due (keeping a Retry-After or backoff wait). Where
- * Web Locks or BroadcastChannel are missing it shares within the realm, as
- * {@link share}. Bodies must be structured-cloneable (JSON is).
+ * leader's next one was due (keeping a Retry-After or backoff wait, up to
+ * its own `maxRetryAfter` or interval). The lock and the channel are named
+ * by a SHA-256 of the poll's identity, so no URL, header or key is in a
+ * name. A poll with a `fetch`, `parse`, object in `init` (Node's
+ * `dispatcher`) or feature after this one of its own shares across tabs
+ * only under a `key` that says it is the same in every tab (see
+ * {@link ShareOptions}): without one, it shares within its tab, as
+ * {@link share}, and its callers hear a `share` event with the role `local`
+ * and the reason. Where Web Locks, BroadcastChannel or SHA-256 (a secure
+ * context) are missing it shares within the realm, as {@link share}.
+ * Bodies must be structured-cloneable (JSON is).
  *
  * @example
  * poll('/api/jobs/42', { use: [shareTabs()], isDone, onUpdate });
  */
-export function shareTabs(): PollFeature {
-  return {
+export function shareTabs(options?: ShareOptions): PollFeature {
+  const key = checkShareKey(options);
+  const feature: PollFeature = {
     run(call, next) {
-      const same = shareKey(call.request);
-      if (same === undefined) return next(call);
+      const same = shareIdentity(call, { key, feature });
+      if (!same) return next(call);
+      if (same.local) {
+        call.sink.event({ type: 'share', role: 'local', reason: same.local });
+        return shareInRealm(same.key, call, next);
+      }
       const apis = tabApis();
-      return joinOrStart(`${apis ? 'tabs' : 'realm'} ${same}`, call, (loop) => {
-        if (!apis) return void runShared(call, next, loop).catch((error: unknown) => loop.fail(error));
-        const { settings } = call;
-        const { env } = settings;
-        let sentAt = 0;
-        shareAcrossTabs(
-          {
-            name: same,
-            env,
-            pauseWhenHidden: settings.pauseWhenHidden,
-            interval: settings.interval,
-            stop: loop.stop.signal,
-            lead: (signal, delay, publish, schedule) => {
-              let first = delay > 0;
-              const leader = {
-                attach: () => ({
-                  // The handover's wait, before the first request: the old leader's pending one.
-                  hold: () => (first ? ((first = false), { event: { type: 'wait', delay, at: env.now() + delay } as PollEvent, ms: delay }) : undefined),
-                  waiting: schedule,
-                }),
-              };
-              const sink = {
-                // Done once every caller here is: the loop then ends (rather than being aborted), and the lock is
-                // held one interval more, so that the other tabs learn the final body before one of them can lead.
-                update: async (data: unknown) => {
-                  await publish(data, sentAt);
-                  return loop.callers.size === 0;
-                },
-                event: (event: PollEvent) => {
-                  if (event.type === 'request') sentAt = env.now();
-                  loop.emit(event);
-                },
-              };
-              return next({ ...call, settings: { ...settings, use: [...settings.use, leader] }, sink, signal, timeout: undefined });
-            },
-            deliver: async (data) => {
-              await loop.sink.update(data);
-            },
-            fail: (error) => loop.fail(error),
-            onRole: (role) => loop.emit({ type: 'share', role }),
-          },
-          apis,
+      if (!apis) return shareInRealm(same.key, call, next);
+      return joinOrStart(`tabs ${same.key}`, call, (loop) => {
+        sha256Hex(same.key).then(
+          (name) => loop.stop.signal.aborted || leadOrFollow(name, call as PollCall<unknown>, next, loop, apis),
+          (error: unknown) => loop.fail(error),
         );
       });
     },
   };
+  return feature;
 }

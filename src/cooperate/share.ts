@@ -1,8 +1,8 @@
 import type { PollCall, PollFeature, PollRunner } from '../index.js';
 import { join, sharedLoop, type SharedLoop } from './shared-loop.js';
-import { shareKey } from './share-key.js';
+import { checkShareKey, shareIdentity, type ShareOptions } from './share-identity.js';
 
-/** The realm's shared loops, by {@link shareKey}. Entries leave with their last caller. */
+/** The realm's shared loops, by {@link shareIdentity}'s key. Entries leave with their last caller. */
 const loops = new Map<string, SharedLoop>();
 
 /**
@@ -31,28 +31,38 @@ export function joinOrStart<T>(key: string, call: PollCall<T>, start: (loop: Sha
 export const runShared = <T>(call: PollCall<T>, next: PollRunner, loop: SharedLoop, signal = loop.stop.signal): Promise<unknown> =>
   new Promise((run) => run(next({ ...call, sink: loop.sink, signal, timeout: undefined })));
 
+/** Shares `call`'s loop within this realm under `key`: joins it, or starts it with this caller's options. */
+export const shareInRealm = <T>(key: string, call: PollCall<T>, next: PollRunner): Promise<T> =>
+  joinOrStart(`realm ${key}`, call, (loop) => {
+    runShared(call, next, loop).catch((error: unknown) => loop.fail(error));
+  });
+
 /**
- * Shares one request loop among the polls of this realm with the same
- * method, URL, headers and body (a string or URLSearchParams; a request
- * whose body is a stream, Blob or FormData polls on its own). Each caller
- * keeps its own `isDone`, `onUpdate`, `onEvent`, `signal` and `timeout`;
- * one caller's throwing callback settles that caller alone. The loop runs
- * with the options of the caller that started it and stops when its last
- * caller is done or aborted; a caller joining a running loop gets its
- * latest body at once. An error of the loop (a 404, giving up) rejects
+ * Shares one request loop among the polls of this realm that would get the
+ * same answer: the same method, URL, headers and body (a string or
+ * URLSearchParams; a request whose body is a stream, Blob or FormData polls
+ * on its own), the same `credentials`, `mode`, `cache`, `redirect` and
+ * `integrity`, and the same `fetch`, `parse`, objects in `init` (Node's
+ * `dispatcher`) and features after this one that run the loop, compared by
+ * identity (two `fetch` wrappers that add different users' tokens are two
+ * loops) unless `key` says they are the same (see {@link ShareOptions}).
+ * Each caller keeps its own `isDone`, `onUpdate`, `onEvent`, `signal` and
+ * `timeout`; one caller's throwing callback settles that caller alone. The
+ * loop runs with the options of the caller that started it and stops when
+ * its last caller is done or aborted; a caller joining a running loop gets
+ * its latest body at once. An error of the loop (a 404, giving up) rejects
  * every caller.
  *
  * @example
  * poll('/api/jobs/42', { use: [share()], isDone, onUpdate });
  */
-export function share(): PollFeature {
-  return {
+export function share(options?: ShareOptions): PollFeature {
+  const key = checkShareKey(options);
+  const feature: PollFeature = {
     run(call, next) {
-      const same = shareKey(call.request);
-      if (same === undefined) return next(call);
-      return joinOrStart(`realm ${same}`, call, (loop) => {
-        runShared(call, next, loop).catch((error: unknown) => loop.fail(error));
-      });
+      const same = shareIdentity(call, { key, feature });
+      return same ? shareInRealm(same.key, call, next) : next(call);
     },
   };
+  return feature;
 }

@@ -12,11 +12,12 @@ export interface TabApis {
   Channel: typeof BroadcastChannel;
 }
 
-/** The two browser APIs tab sharing needs, or undefined where either is missing. */
+/** The two browser APIs tab sharing needs, or undefined where either is missing (or the SHA-256 that names them: Web Locks and it come with a secure context). */
 export function tabApis(): TabApis | undefined {
   const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
   const Channel = (globalThis as { BroadcastChannel?: typeof BroadcastChannel }).BroadcastChannel;
-  return locks && typeof locks.request === 'function' && typeof Channel === 'function' ? { locks, Channel } : undefined;
+  const hashes = typeof (globalThis as { crypto?: Crypto }).crypto?.subtle?.digest === 'function';
+  return locks && typeof locks.request === 'function' && typeof Channel === 'function' && hashes ? { locks, Channel } : undefined;
 }
 
 /** How one tab takes part in a loop shared across tabs. */
@@ -28,6 +29,13 @@ export interface TabShare<T> {
   pauseWhenHidden: boolean;
   /** A new leader's first request goes out this long after the last leader's last one. */
   interval: number;
+  /**
+   * The longest wait a new leader keeps of what the last one said was
+   * pending, ms: a longer one is cut to it (a time that is not a finite
+   * number is ignored, as is a message that is not an object).
+   * @default Infinity
+   */
+  longestWait?: number;
   /** Aborts when this tab no longer needs the loop. */
   stop: AbortSignal;
   /**
@@ -74,12 +82,13 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: TabApis): void {
   let nextAt: number | undefined;
   // A late message from the previous leader is still news, even once this tab leads.
   channel.onmessage = (event: MessageEvent<Message<T>>) => {
+    if (typeof event.data !== 'object' || event.data === null) return;
     if (!leading) setRole('follower');
     if ('nextAt' in event.data) {
-      nextAt = event.data.nextAt;
+      nextAt = Number.isFinite(event.data.nextAt) ? event.data.nextAt : undefined;
       return;
     }
-    lastSent = event.data.sentAt;
+    lastSent = Number.isFinite(event.data.sentAt) ? event.data.sentAt : undefined;
     nextAt = undefined;
     void share.deliver(event.data.data);
   };
@@ -107,7 +116,7 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: TabApis): void {
       // interval after its last one, not at once.
       const delay =
         nextAt !== undefined
-          ? Math.max(0, nextAt - env.now())
+          ? Math.max(0, Math.min(share.longestWait ?? Infinity, nextAt - env.now()))
           : lastSent === undefined
             ? 0
             : Math.max(0, Math.min(share.interval, lastSent + share.interval - env.now()));

@@ -1,8 +1,9 @@
-import { hasErrorName, PolliteError } from './pollite-error.js';
+import { defineHidden, hasErrorName, PolliteError } from './pollite-error.js';
+import { redactUrl } from './redact-url.js';
 
-/** A 2xx response whose body could not be parsed. */
+/** A 2xx response whose body could not be parsed; its message names the URL redacted, as `HttpError`'s does. */
 export class ParseError extends PolliteError {
-  /** The URL that answered. */
+  /** The URL that answered, whole (secrets included: not enumerable, and redacted in the message). */
   declare readonly url: string;
   /** The response's status. */
   declare readonly status: number;
@@ -11,9 +12,9 @@ export class ParseError extends PolliteError {
 
   constructor(response: Response, url: string, cause: unknown) {
     const contentType = response.headers.get('content-type');
-    super(`Could not parse the HTTP ${response.status} body from ${url} (${contentType ?? 'no content type'})`, { cause });
+    super(`Could not parse the HTTP ${response.status} body from ${redactUrl(url)} (${contentType ?? 'no content type'})`, { cause });
     this.name = 'ParseError';
-    this.url = url;
+    defineHidden(this, 'url', url);
     this.status = response.status;
     this.contentType = contentType;
   }

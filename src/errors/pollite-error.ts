@@ -16,3 +16,13 @@ export class PolliteError extends Error {
  */
 export const hasErrorName = (error: unknown, name: string): boolean =>
   typeof error === 'object' && error !== null && (error as { name?: unknown }).name === name;
+
+/**
+ * Sets `value` as an own property that is readable but not enumerable, so
+ * `console.log(error)`, `JSON.stringify` and log serializers that walk an
+ * error's own properties leave it out: how an error keeps a URL (and the
+ * response that repeats it) with its secrets for the code that catches it.
+ */
+export const defineHidden = (error: Error, name: string, value: unknown): void => {
+  Object.defineProperty(error, name, { value, configurable: true, writable: true });
+};

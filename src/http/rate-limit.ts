@@ -1,6 +1,7 @@
 import type { HeaderReader } from './parse-retry-after.js';
+import { decimal, integer, rateLimitQuota, type Quota } from './rate-limit-field.js';
 
-/** What a server's rate-limit headers say: requests left in the window, and ms until it resets. */
+/** What a server's rate-limit headers say: requests left in the window, and ms until it resets (of the quota that binds, when a `RateLimit` field lists several). */
 export interface RateLimit {
   /** Requests left in the current window; `null` when no dialect says. */
   remaining: number | null;
@@ -11,24 +12,15 @@ export interface RateLimit {
 /** Epoch seconds past this (2001-09-09) are a point in time; anything below, seconds to go. */
 const EPOCH_FROM = 1e9;
 
-/** A non-negative decimal number of seconds, or null (so `-1`, `1e3`, `0x10` and garbage are ignored). */
-const seconds = (text: string | null | undefined): number | null => (text && /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : null);
+/** Requests left in the window by any dialect, or null; `quota` is what the `RateLimit` field says (see {@link rateLimitQuota}). */
+export const rateLimitRemaining = (headers: HeaderReader, quota: Quota): number | null =>
+  quota.remaining ?? integer(headers.get('ratelimit-remaining') ?? headers.get('x-ratelimit-remaining'));
 
-/** A non-negative integer, or null. */
-const count = (text: string | null | undefined): number | null => (text && /^\d+$/.test(text.trim()) ? Number(text) : null);
-
-/** The value of `key` among `;`/`,`-separated `key=value` parameters (draft-7's dictionary, draft-8's item parameters); none in an empty field. */
-const param = (field: string, key: string): string | undefined => (field ? new RegExp(`(^|[;,])\\s*${key}=([^;,\\s]+)`).exec(field)?.[2] : undefined);
-
-/** Requests left in the window by any dialect, or null; `field` is the `RateLimit` header ('' without one). */
-export const rateLimitRemaining = (headers: HeaderReader, field: string): number | null =>
-  count(param(field, 'r') ?? param(field, 'remaining') ?? headers.get('ratelimit-remaining') ?? headers.get('x-ratelimit-remaining'));
-
-/** ms until the window resets by any dialect (capped at `max`), or null; `field` as for {@link rateLimitRemaining}. */
-export function rateLimitReset(headers: HeaderReader, field: string, now: number, max: number): number | null {
-  const reset = seconds(param(field, 't') ?? param(field, 'reset') ?? headers.get('ratelimit-reset'));
+/** ms until the window resets by any dialect (capped at `max`), or null; `quota` as for {@link rateLimitRemaining}. */
+export function rateLimitReset(headers: HeaderReader, quota: Quota, now: number, max: number): number | null {
+  const reset = quota.reset ?? decimal(headers.get('ratelimit-reset'));
   if (reset !== null) return Math.min(reset * 1000, max);
-  const legacy = seconds(headers.get('x-ratelimit-reset'));
+  const legacy = decimal(headers.get('x-ratelimit-reset'));
   if (legacy === null) return null;
   return Math.min(legacy > EPOCH_FROM ? Math.max(0, legacy * 1000 - now) : legacy * 1000, max);
 }
@@ -40,7 +32,10 @@ export function rateLimitReset(headers: HeaderReader, field: string, now: number
  * - IETF draft-6: `RateLimit-Remaining: 0`, `RateLimit-Reset: 5` (seconds);
  * - IETF draft-7: `RateLimit: limit=10, remaining=0, reset=5`;
  * - IETF draft-8 and later: `RateLimit: "10-in-5sec"; r=0; t=5` (with
- *   `RateLimit-Policy` alongside, which says nothing about now);
+ *   `RateLimit-Policy` alongside, which says nothing about now), or a list
+ *   of quotas, `"burst";r=4;t=1, "day";r=0;t=3600`, of which the one that
+ *   binds is read: the fewest requests left, then the latest reset (here
+ *   the day's);
  * - `X-RateLimit-Remaining` and `X-RateLimit-Reset` as epoch seconds
  *   (GitHub, express-rate-limit's legacy headers, koa-ratelimit's
  *   fractional ones) or as seconds to go (@fastify/rate-limit): a value
@@ -52,6 +47,6 @@ export function rateLimitReset(headers: HeaderReader, field: string, now: number
  * parseRateLimit(new Headers({ ratelimit: 'limit=10, remaining=0, reset=5' }), Date.now()); // { remaining: 0, reset: 5000 }
  */
 export function parseRateLimit(headers: HeaderReader, now: number, max = 300_000): RateLimit {
-  const field = headers.get('ratelimit') ?? '';
-  return { remaining: rateLimitRemaining(headers, field), reset: rateLimitReset(headers, field, now, max) };
+  const quota = rateLimitQuota(headers.get('ratelimit') ?? '');
+  return { remaining: rateLimitRemaining(headers, quota), reset: rateLimitReset(headers, quota, now, max) };
 }

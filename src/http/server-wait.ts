@@ -1,5 +1,6 @@
 import { retryAfterMs, type HeaderReader } from './parse-retry-after.js';
 import { rateLimitRemaining, rateLimitReset } from './rate-limit.js';
+import { rateLimitQuota } from './rate-limit-field.js';
 
 /**
  * Whether `headers` may say when to come back: false only for a `Headers`
@@ -18,13 +19,14 @@ const maySay = (headers: HeaderReader): boolean => {
  * did not say: the longer of its `Retry-After` and, on a 429 or when no
  * request is left in the window, the reset its rate-limit headers announce
  * (so a limiter that sends only `X-RateLimit-Reset` is still heard, and a
- * Retry-After is never undercut by a shorter reset).
+ * Retry-After is never undercut by a shorter reset). Of several quotas in
+ * one `RateLimit` field, the one that binds speaks (see `rateLimitQuota`).
  */
 export function serverWait(status: number, headers: HeaderReader, now: number): number | null {
   if (!maySay(headers)) return null;
   const retryAfter = retryAfterMs(headers.get('retry-after'), now);
-  const field = headers.get('ratelimit') ?? '';
+  const quota = rateLimitQuota(headers.get('ratelimit') ?? '');
   // The reset is read only when it counts: most answers say nothing of a limit, and every header read costs.
-  const reset = status === 429 || rateLimitRemaining(headers, field) === 0 ? rateLimitReset(headers, field, now, Infinity) : null;
+  const reset = status === 429 || rateLimitRemaining(headers, quota) === 0 ? rateLimitReset(headers, quota, now, Infinity) : null;
   return reset === null ? retryAfter : Math.max(retryAfter ?? 0, reset);
 }

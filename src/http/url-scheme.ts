@@ -8,6 +8,9 @@ const FETCHABLE = new Set(['http:', 'https:', 'data:', 'blob:']);
 /** Schemes pollite follows when a *server* names a URL (a monitor, a result): the network's only. */
 const NETWORK = new Set(['http:', 'https:']);
 
+/** The schemes of {@link isFetchable}, for a message. */
+export const FETCHABLE_SCHEMES = [...FETCHABLE].join(', ');
+
 /** Whether the caller's URL has a scheme fetch can request. */
 export const isFetchable = (url: URL): boolean => FETCHABLE.has(url.protocol);
 

@@ -6,6 +6,10 @@
  * be sent (1 for the first try), or while waiting the attempt that failed
  * ("attempt 2 of 4 failed, next in 3 s"); after the end, the last attempt
  * sent; 0 while idle. `limit` is `retries + 1`.
+ *
+ * `paced` tells a wait the server asked for from a failure: while it is
+ * true, `nextAttemptAt` is the server's time and `attempt` is no failure
+ * ("busy, next try in 2 s", not "attempt 1 of 4 failed").
  */
 export type FetchSnapshot<TData> =
   /** Nothing to fetch (no url), or stopped. `data` is kept across a stop. */
@@ -24,11 +28,14 @@ export type FetchSnapshot<TData> =
       readonly limit: number;
       /** Nothing is scheduled. */
       readonly nextAttemptAt: undefined;
+      /** Not paced: nothing is scheduled. */
+      readonly paced: false;
     }
   /**
    * Fetching: from the state's creation (so a server render and the first
    * render show `loading`, not a flash of nothing) until an answer, an error
-   * or a stop. `nextAttemptAt` (epoch ms) is set while waiting between attempts.
+   * or a stop. `nextAttemptAt` (epoch ms) is set while waiting between
+   * attempts; `paced` says that wait is the server's, not a failure's.
    */
   | {
       /** Fetching: from the state's creation until an answer, an error or a stop. */
@@ -45,6 +52,14 @@ export type FetchSnapshot<TData> =
       readonly limit: number;
       /** When the next attempt goes out, epoch ms, while waiting between attempts; unset while one is in flight. */
       readonly nextAttemptAt: number | undefined;
+      /**
+       * True while waiting because the server asked: the answer had a
+       * Retry-After or a rate-limit reset of a second or more (`RetryInfo.paced`).
+       * Then `nextAttemptAt` is the server's time, not a failure's backoff:
+       * show "busy", not "attempt 1 of 4 failed". False while an attempt is
+       * in flight and while waiting after a failure.
+       */
+      readonly paced: boolean;
     }
   /** A 2xx answer, parsed into `data`. */
   | {
@@ -62,6 +77,8 @@ export type FetchSnapshot<TData> =
       readonly limit: number;
       /** Nothing is scheduled. */
       readonly nextAttemptAt: undefined;
+      /** Not paced: nothing is scheduled. */
+      readonly paced: false;
     }
   /**
    * It failed: an `HttpError` for any other answer (at once for 400, 401,
@@ -84,6 +101,8 @@ export type FetchSnapshot<TData> =
       readonly limit: number;
       /** Nothing is scheduled. */
       readonly nextAttemptAt: undefined;
+      /** Not paced: nothing is scheduled. */
+      readonly paced: false;
     };
 
 /** The idle snapshot, keeping `data`. */
@@ -95,6 +114,7 @@ export const fetchIdle = <TData>(data: TData | undefined, limit: number): FetchS
   attempt: 0,
   limit,
   nextAttemptAt: undefined,
+  paced: false,
 });
 
 /** The snapshot of a fetch about to send its first attempt, keeping `data`. */
@@ -106,4 +126,29 @@ export const fetchLoading = <TData>(data: TData | undefined, limit: number): Fet
   attempt: 1,
   limit,
   nextAttemptAt: undefined,
+  paced: false,
+});
+
+/** The snapshot of a fetch that got its answer: `data`, from attempt `attempt`. */
+export const fetchDone = <TData>(data: TData, attempt: number, limit: number): FetchSnapshot<TData> => ({
+  status: 'done',
+  loading: false,
+  data,
+  error: undefined,
+  attempt,
+  limit,
+  nextAttemptAt: undefined,
+  paced: false,
+});
+
+/** The snapshot of a fetch that failed with `error` after attempt `attempt`, keeping `data`. */
+export const fetchFailed = <TData>(data: TData | undefined, error: unknown, attempt: number, limit: number): FetchSnapshot<TData> => ({
+  status: 'error',
+  loading: false,
+  data,
+  error,
+  attempt,
+  limit,
+  nextAttemptAt: undefined,
+  paced: false,
 });

@@ -5,9 +5,11 @@ import { HttpError } from '../errors/http-error.js';
 import { ParseError } from '../errors/parse-error.js';
 import { parseJson } from '../http/body.js';
 import { fetchWithRetry } from '../retry/fetch-with-retry.js';
-import { RETRY_DEFAULTS } from '../retry/normalize-retry-options.js';
+import { checkNames } from '../options/check.js';
+import { REQUEST_INIT_NAMES } from '../options/request-init-names.js';
+import { fetchRetryOptionNames, RETRY_DEFAULTS } from '../retry/normalize-retry-options.js';
 import type { FetchRetryOptions } from '../retry/retry-options.js';
-import { fetchIdle, fetchLoading, type FetchSnapshot } from './fetch-snapshot.js';
+import { fetchDone, fetchFailed, fetchIdle, fetchLoading, type FetchSnapshot } from './fetch-snapshot.js';
 import { limitOf, oneRun, reader, type OptionsSource } from './one-run.js';
 import type { FetchState } from './run-state.js';
 import { createStore } from './store.js';
@@ -36,6 +38,21 @@ export interface FetchStateOptions<TData> extends Omit<FetchRetryOptions, 'signa
 
 const defaultBackoff = (): Backoff => exponential({ base: 500, cap: 10_000, jitter: 0.25 });
 
+/** Development only: the `TypeError` for a name {@link createFetchState} does not read, if one is given. */
+function refusedName(options: object): TypeError | undefined {
+  const names = [...fetchRetryOptionNames().filter((name) => name !== 'signal' && name !== 'wake'), 'init', 'parse'];
+  const ended = { signal: 'left out: `stop()` aborts the fetch', wake: 'left out: `retryNow()` ends the wait' } as Record<string, string>;
+  const { fetch, init } = options as FetchStateOptions<unknown>;
+  try {
+    checkNames(options, names, { elsewhere: (name) => (Object.hasOwn(ended, name) ? ended[name] : undefined) });
+    // As fetchWithRetry checks its init, which here always meets a fetch of createFetchState's own.
+    if (fetch === undefined || fetch === globalThis.fetch) checkNames(init, REQUEST_INIT_NAMES, { path: 'init.' });
+  } catch (error) {
+    return error as TypeError;
+  }
+  return undefined;
+}
+
 /**
  * One fetch of `url` with retries, as a UI sees it: {@link fetchWithRetry}
  * (network errors and 408, 429, 5xx retried; any other non-2xx fails at
@@ -56,7 +73,7 @@ export function createFetchState<TData = unknown>(url: string | URL | null, opti
   const store = createStore(key === null ? fetchIdle<TData>(undefined, first) : fetchLoading<TData>(undefined, first));
   const run = oneRun();
   const button = tryNow();
-  const patch = (change: { attempt: number; nextAttemptAt: number | undefined }): void => {
+  const patch = (change: { attempt: number; nextAttemptAt: number | undefined; paced: boolean }): void => {
     const now = store.getSnapshot();
     if (now.status === 'loading') store.set({ ...now, ...change });
   };
@@ -71,6 +88,14 @@ export function createFetchState<TData = unknown>(url: string | URL | null, opti
     const given = read();
     const { init, parse: _parse, onRetry: _onRetry, fetch: givenFetch, backoff, ...retry } = given;
     const most = limit(given.retries);
+    if (typeof __DEV__ === 'undefined' || __DEV__) {
+      // Refused here, not by fetchWithRetry, which would name it as one of its `retry` options; an error snapshot, as fetchWithRetry's own TypeErrors are.
+      const refused = refusedName(given);
+      if (refused) {
+        run.end();
+        return store.set(fetchFailed(store.getSnapshot().data, refused, 0, most));
+      }
+    }
     store.set(fetchLoading(store.getSnapshot().data, most));
     run.begin((signal, live) => {
       const clock = resolveClock(retry.env);
@@ -93,13 +118,13 @@ export function createFetchState<TData = unknown>(url: string | URL | null, opti
             typeof send === 'function'
               ? (input, requestInit) => {
                   sent += 1;
-                  if (live()) patch({ attempt: sent, nextAttemptAt: undefined });
+                  if (live()) patch({ attempt: sent, nextAttemptAt: undefined, paced: false });
                   return send(input, requestInit);
                 }
               : givenFetch,
           onRetry: (info) => {
             if (!live()) return;
-            patch({ attempt: info.attempt, nextAttemptAt: clock.now() + info.delay });
+            patch({ attempt: info.attempt, nextAttemptAt: clock.now() + info.delay, paced: info.paced });
             read().onRetry?.(info);
           },
         },
@@ -115,9 +140,8 @@ export function createFetchState<TData = unknown>(url: string | URL | null, opti
           }
         })
         .then(
-          (data) => settle(() => ({ status: 'done', loading: false, data, error: undefined, attempt: sent, limit: most, nextAttemptAt: undefined })),
-          (error: unknown) =>
-            settle((now) => ({ status: 'error', loading: false, data: now.data, error, attempt: sent, limit: most, nextAttemptAt: undefined })),
+          (data) => settle(() => fetchDone(data, sent, most)),
+          (error: unknown) => settle((now) => fetchFailed(now.data, error, sent, most)),
         );
     });
   };

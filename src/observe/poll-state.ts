@@ -49,7 +49,7 @@ export function createPollState<TData = unknown>(url: string | URL | null, optio
     if (key === null || given.signal?.aborted) return stop();
     const { data } = store.getSnapshot();
     const limit = limitOf(given.retries, POLL_DEFAULTS.retries);
-    store.set({ status: 'polling', data, error: undefined, attempt: 1, limit, nextAttemptAt: undefined, paused: false });
+    store.set({ status: 'polling', data, error: undefined, attempt: 1, limit, nextAttemptAt: undefined, paused: false, paced: false });
     run.begin((signal, live) => {
       // The caller's signal ends polling as stop() does; added only once a run really starts, removed when it ends.
       const onCallerAbort = (): void => void (live() && stop());
@@ -82,8 +82,8 @@ export function createPollState<TData = unknown>(url: string | URL | null, optio
         ...(parse ? { parse: (response: Response) => (read().parse ?? parse)(response) } : {}),
       })
         .then(
-          (body) => settle(() => ({ status: 'done', data: body, error: undefined, attempt: sent, limit, nextAttemptAt: undefined, paused: false })),
-          (error: unknown) => settle((now) => ({ status: 'error', data: now.data, error, attempt: sent, limit, nextAttemptAt: undefined, paused: false })),
+          (body) => settle(() => ({ status: 'done', data: body, error: undefined, attempt: sent, limit, nextAttemptAt: undefined, paused: false, paced: false })),
+          (error: unknown) => settle((now) => ({ status: 'error', data: now.data, error, attempt: sent, limit, nextAttemptAt: undefined, paused: false, paced: false })),
         )
         .finally(() => given.signal?.removeEventListener('abort', onCallerAbort));
     });

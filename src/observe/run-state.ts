@@ -22,7 +22,7 @@ export type FetchState<TData> = RunState<FetchSnapshot<TData>>;
 
 /** What every framework adapter's poll and fetch return besides the snapshot: the countdown and the buttons. */
 export interface ViewControls {
-  /** Whole seconds until the next attempt while `nextAttemptAt` is set, else `undefined` (see {@link createCountdown}). */
+  /** Whole seconds until the next attempt while `nextAttemptAt` is set, else `undefined` (see {@link createCountdown}); while `paced`, a wait the server asked for, not a failure's. */
   readonly secondsLeft: number | undefined;
   /** {@link RunState.retry}. */
   retry(): void;

@@ -1,7 +1,8 @@
 import { resolveEnvironment, type Environment } from '../env/environment.js';
-import { boolean, checkOptions, func, object, positiveDuration, type Check } from '../options/check.js';
-import { normalizePollOptions } from '../poll/normalize-poll-options.js';
+import { boolean, func, object, pickOptions, positiveDuration, validateOptions, type Check } from '../options/check.js';
+import { normalizePollOptions, pollOptionNames } from '../poll/normalize-poll-options.js';
 import type { PollOptions } from '../poll/poll-options.js';
+import { isOrigin } from './carried-init.js';
 import type { OperationOptions } from './operation-options.js';
 
 /** Every default of `pollOperation` beyond `poll`'s, in one frozen place. */
@@ -15,7 +16,7 @@ export const OPERATION_DEFAULTS = Object.freeze({
 
 /** {@link OperationOptions} after validation: pollOperation's own, and the rest for `poll` as given. */
 export interface NormalizedOperationOptions<TStatus> {
-  own: Pick<OperationOptions<TStatus>, 'idempotencyKey' | 'operationUrl' | 'isDone' | 'isFailed' | 'headers' | 'parse' | 'onUpdate' | 'onEvent' | 'timeout'>;
+  own: Pick<OperationOptions<TStatus>, 'idempotencyKey' | 'operationUrl' | 'isDone' | 'isFailed' | 'headers' | 'trustedOrigins' | 'parse' | 'onUpdate' | 'onEvent' | 'timeout'>;
   fetchResult: boolean;
   /** The options handed to every `poll` of the monitor, validated by `poll`'s own rules. */
   poll: Omit<PollOptions<unknown>, 'isDone' | 'parse' | 'onUpdate' | 'onEvent' | 'timeout' | 'init' | 'signal'>;
@@ -25,6 +26,7 @@ export interface NormalizedOperationOptions<TStatus> {
 }
 
 const key: Check = [(v) => typeof v === 'boolean' || (typeof v === 'string' && v !== ''), 'a boolean or a non-empty string'];
+const origins: Check = [(v) => Array.isArray(v) && v.every(isOrigin), "an array of origins such as 'https://ops.example.com' (scheme, host and port only)"];
 
 const OWN_SPEC = {
   idempotencyKey: key,
@@ -33,11 +35,15 @@ const OWN_SPEC = {
   isFailed: func,
   fetchResult: boolean,
   headers: object,
+  trustedOrigins: origins,
   timeout: positiveDuration,
   parse: func,
   onUpdate: func,
   onEvent: func,
 } as const;
+
+/** The names `operation` may hold: pollOperation's own, and poll's. */
+export const operationOptionNames = (): string[] => [...Object.keys(OWN_SPEC), ...pollOptionNames()];
 
 /**
  * Validates every option of `pollOperation` once, before the start request
@@ -46,7 +52,9 @@ const OWN_SPEC = {
  * that moved).
  */
 export function normalizeOperationOptions<TStatus>(options: OperationOptions<TStatus> | undefined): NormalizedOperationOptions<TStatus> {
-  const own = checkOptions(options, OWN_SPEC) as NormalizedOperationOptions<TStatus>['own'] & { fetchResult?: boolean };
+  // A name neither pollOperation nor poll reads is refused here, naming the nearest of both.
+  if (typeof __DEV__ === 'undefined' || __DEV__) validateOptions(options, OWN_SPEC, { also: pollOptionNames(), path: 'operation.' });
+  const own = pickOptions(options, OWN_SPEC) as NormalizedOperationOptions<TStatus>['own'] & { fetchResult?: boolean };
   const rest: Record<string, unknown> = { ...options };
   for (const name in OWN_SPEC) delete rest[name];
   // `poll` refuses `init` and `signal` by name here: the start's init is pollOperation's second argument.

@@ -1,4 +1,5 @@
-import { hasErrorName, PolliteError } from '../errors/pollite-error.js';
+import { defineHidden, hasErrorName, PolliteError } from '../errors/pollite-error.js';
+import { redactUrl } from '../errors/redact-url.js';
 
 /**
  * A long-running operation that ended, but not well: its monitor said it
@@ -10,15 +11,15 @@ export class OperationFailedError extends PolliteError {
   declare readonly status: 'failed' | 'canceled';
   /** The final body of the status monitor, as parsed. */
   declare readonly operation: unknown;
-  /** The URL of the status monitor. */
+  /** The URL of the status monitor, whole (not enumerable, and redacted in the message, as `HttpError`'s). */
   declare readonly url: string;
 
   constructor(status: 'failed' | 'canceled', operation: unknown, url: string, detail?: string) {
-    super(`The operation at ${url} ${status === 'failed' ? 'failed' : 'was canceled'}${detail ? `: ${detail}` : ''}`);
+    super(`The operation at ${redactUrl(url)} ${status === 'failed' ? 'failed' : 'was canceled'}${detail ? `: ${detail}` : ''}`);
     this.name = 'OperationFailedError';
     this.status = status;
     this.operation = operation;
-    this.url = url;
+    defineHidden(this, 'url', url);
   }
 }
 

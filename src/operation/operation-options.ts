@@ -1,5 +1,5 @@
 import type { PollOptions } from '../poll/poll-options.js';
-import type { PollEvent } from '../poll/poll-events.js';
+import type { PollEvent } from '../engine/events.js';
 
 /** One answer of a long-running operation: the start's, or a status monitor's. */
 export interface OperationAnswer<TStatus = unknown> {
@@ -11,7 +11,11 @@ export interface OperationAnswer<TStatus = unknown> {
   body: TStatus;
   /** The URL that answered, after any redirect. */
   url: string;
-  /** True when fetch followed a redirect to get here: a monitor that sent the client on (303 See Other) to the result. */
+  /**
+   * True when fetch followed a redirect to get here: to the result (a 303
+   * See Other to another path), or to the monitor itself moved (a trailing
+   * slash added, http to https: the same path).
+   */
   redirected: boolean;
 }
 
@@ -65,17 +69,18 @@ export interface OperationOptions<TStatus = unknown> extends Pick<PollOptions<TS
    * ends polling. Whether it failed is then `isFailed`'s to say. Needed
    * by a monitor that answers 200 while it runs with a field of its own
    * (`state: 'running'`): by the conventions such a 200 is the end.
-   * @default the conventions: a `status` of Succeeded, Failed or Canceled (Azure, any case), `done: true` (Google), a redirect to the result, any 2xx but 202 when the body says nothing
+   * @default the conventions: a redirect to the result (another path than the monitor's), a `status` of Succeeded, Failed or Canceled (Azure, any case), `done: true` (Google), any 2xx but 202 when the body says nothing
    * @example isDone: (job) => job.state === 'COMPLETE' || job.state === 'ERROR'
    */
   isDone?: (status: TStatus, answer: OperationAnswer<TStatus>) => boolean | Promise<boolean>;
   /**
    * Whether an operation that is over failed: true rejects with an
-   * `OperationFailedError` whose `status` is `'failed'`.
+   * `OperationFailedError` whose `status` is `'failed'`. A returned
+   * promise is awaited.
    * @default the conventions: a `status` of Failed or Canceled (Azure, any case), `done: true` with an `error` (Google)
    * @example isFailed: (job) => job.state === 'ERROR'
    */
-  isFailed?: (status: TStatus, answer: OperationAnswer<TStatus>) => boolean;
+  isFailed?: (status: TStatus, answer: OperationAnswer<TStatus>) => boolean | Promise<boolean>;
   /**
    * Fetches the result once the operation succeeded: from the final body's
    * `resourceLocation`, else the final answer's `Location`, else the
@@ -88,10 +93,27 @@ export interface OperationOptions<TStatus = unknown> extends Pick<PollOptions<TS
    */
   fetchResult?: boolean;
   /**
-   * Headers of the polls and of the result's request.
+   * Headers of the polls and of the result's request, in place of the
+   * start's. Like the start's, they go in full only to the start URL's
+   * origin and to `trustedOrigins`; a monitor or result on any other
+   * origin gets only `Accept`, `Accept-Language`, `Content-Language` and
+   * `User-Agent` of them (see `trustedOrigins`).
    * @default the start request's headers, less those of its body (`Content-Type`, `Content-Length`, `Content-Encoding`) and its `Idempotency-Key`
    */
   headers?: HeadersInit;
+  /**
+   * Origins other than the start URL's that the server may send pollite to
+   * with the caller's credentials. A monitor or result URL on an origin
+   * neither the start URL nor this names gets none of them: no
+   * `Authorization`, `Cookie`, `Proxy-Authorization` or custom header
+   * (only `Accept`, `Accept-Language`, `Content-Language` and
+   * `User-Agent`), and `credentials: 'include'` becomes `'same-origin'`.
+   * Each entry is an origin exactly as `new URL(url).origin` writes it:
+   * scheme, host and a port other than the default, nothing more.
+   * @default none: only the start URL's origin
+   * @example trustedOrigins: ['https://ops.example.com']
+   */
+  trustedOrigins?: readonly string[];
   /**
    * Total deadline of the whole operation, ms (> 0): the start request, the
    * polls and the result's request. Past it `pollOperation` rejects with a

@@ -14,27 +14,49 @@ function statusField(body: Body): string | undefined {
   return isObject(properties) && typeof properties.provisioningState === 'string' ? properties.provisioningState : undefined;
 }
 
+/** What a body says of the operation by the conventions: Google's `done`, else Azure's `status` (or ARM's `provisioningState`); `undefined` when it says neither. */
+function statedState(body: unknown): OperationState | undefined {
+  if (!isObject(body)) return undefined;
+  if (typeof body.done === 'boolean') return !body.done ? 'running' : body.error != null ? 'failed' : 'succeeded';
+  const status = statusField(body);
+  return status === undefined ? undefined : (TERMINAL[status.toLowerCase()] ?? 'running');
+}
+
+/** A URL's path without its trailing slashes: `/ops/1/` is `/ops/1`. */
+const pathOf = (url: string): string => new URL(url).pathname.replace(/\/+$/, '');
+
+/**
+ * Whether fetch followed a redirect away from the monitor to the result (a
+ * 303 See Other): the URL that answered has another path than the
+ * monitor's, beyond a trailing slash, and the answer is not a 202. A
+ * redirect that keeps the path (a 301 adding a trailing slash, http to
+ * https, another host, another query) only moved the monitor. fetch does
+ * not tell which status redirected, so the path is the sign.
+ */
+export const atResult = (answer: Pick<OperationAnswer, 'status' | 'url' | 'redirected'>, monitor: string): boolean =>
+  answer.redirected && answer.status !== 202 && pathOf(answer.url) !== pathOf(monitor);
+
 /**
  * Where an operation stands by the conventions, from one 2xx answer of its
- * status monitor, as a pure function:
+ * status monitor (at `monitor`), as a pure function:
  *
- * - fetch followed a redirect (a 303 to the result): succeeded;
+ * - fetch followed a redirect to the result ({@link atResult}): the
+ *   operation is over; it failed (or was canceled) only if the result says
+ *   so by the conventions below; any other word is the result's own state
+ *   (a created machine is `Running`);
  * - Google's `done`: `true` with an `error` failed, `true` otherwise
  *   succeeded, `false` running;
  * - Azure's `status` (or ARM's `properties.provisioningState`), any case:
  *   Succeeded, Failed, Canceled (or Cancelled); any other string running;
  * - a body that says none of these: a 202 is running, any other 2xx the
  *   end (the monitor answers with the result itself).
+ *
+ * A redirect that stays at the monitor changes nothing: its body decides.
  */
-export function operationState(answer: Pick<OperationAnswer, 'status' | 'body' | 'redirected'>): OperationState {
-  if (answer.redirected) return 'succeeded';
-  const { body } = answer;
-  if (isObject(body)) {
-    if (typeof body.done === 'boolean') return !body.done ? 'running' : body.error != null ? 'failed' : 'succeeded';
-    const status = statusField(body);
-    if (status !== undefined) return TERMINAL[status.toLowerCase()] ?? 'running';
-  }
-  return answer.status === 202 ? 'running' : 'succeeded';
+export function operationState(answer: Pick<OperationAnswer, 'status' | 'body' | 'url' | 'redirected'>, monitor: string): OperationState {
+  const stated = statedState(answer.body);
+  if (atResult(answer, monitor)) return stated === 'failed' || stated === 'canceled' ? stated : 'succeeded';
+  return stated ?? (answer.status === 202 ? 'running' : 'succeeded');
 }
 
 /** The error message a failed operation's body carries (Azure's and Google's `error.message`), if any. */
@@ -63,9 +85,9 @@ export function monitorOf(answer: Pick<OperationAnswer, 'status' | 'headers' | '
   return url ? { url, via: 'location' } : undefined;
 }
 
-/** The final body's `resourceLocation` (Azure), when it has one. */
+/** The final body's `resourceLocation` (Azure), when it has one (an empty one names nothing: {@link resolveUrl} makes no URL of it). */
 export function resourceLocation(body: unknown): string | undefined {
-  return isObject(body) && typeof body.resourceLocation === 'string' && body.resourceLocation !== '' ? body.resourceLocation : undefined;
+  return isObject(body) && typeof body.resourceLocation === 'string' ? body.resourceLocation : undefined;
 }
 
 /** Google's `response` of a done operation, when the body has one. */

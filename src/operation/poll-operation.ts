@@ -1,30 +1,39 @@
 import { HttpError } from '../errors/http-error.js';
+import { redactUrl } from '../errors/redact-url.js';
 import { timeoutError } from '../errors/timeout-error.js';
-import { parseRetryAfter } from '../http/parse-retry-after.js';
+import { checkInput } from '../http/check-input.js';
+import { serverWait } from '../http/server-wait.js';
+import { spread } from '../policy/spread.js';
 import { requestFactory, type RequestFactory } from '../http/request.js';
-import { checkInput, refuse, signal as signalCheck } from '../options/check.js';
+import { refuse } from '../options/check.js';
 import { poll } from '../poll/poll.js';
 import { fetchWithRetry } from '../retry/fetch-with-retry.js';
+import { checkFetchInit } from '../retry/normalize-retry-options.js';
 import type { FetchRetryOptions } from '../retry/retry-options.js';
-import { normalizeOperationOptions, type NormalizedOperationOptions } from './normalize-operation-options.js';
+import { carriedFrom, initFor } from './carried-init.js';
+import { normalizeOperationOptions, operationOptionNames, type NormalizedOperationOptions } from './normalize-operation-options.js';
 import { OperationFailedError } from './operation-failed-error.js';
 import type { OperationAnswer, OperationState, PollOperationInit } from './operation-options.js';
 import { fetchResult, resultIn, resultUrl, type OperationStart } from './operation-result.js';
 import { failureMessage, monitorOf, operationState, resolveUrl } from './operation-state.js';
 import { readBody, readStatus } from './read-body.js';
-import { retryAfterFloor } from './retry-after-floor.js';
+import { firstWait } from './first-wait.js';
+import { requestable } from './server-url.js';
 
-/** Headers of the start that belong to its body or its write: not carried to the polls. */
-const START_ONLY = new Set(['content-type', 'content-length', 'content-encoding', 'idempotency-key']);
-
-const isRequest = (input: string | URL | Request): input is Request => typeof input === 'object' && !(input instanceof URL);
+/** What named the monitor, for the error that refuses it. */
+const MONITOR_NAMED_BY = {
+  'operation-location': 'the Operation-Location header',
+  'azure-asyncoperation': 'the Azure-AsyncOperation header',
+  location: "the 202's Location header",
+  option: '`operationUrl`',
+} as const;
 
 /** Where the operation stands after one monitor answer: `isDone` and `isFailed` over the conventions. */
-async function stateOf<TStatus>(answer: OperationAnswer<TStatus>, o: NormalizedOperationOptions<TStatus>['own']): Promise<OperationState> {
-  const byConvention = operationState(answer);
+async function stateOf<TStatus>(answer: OperationAnswer<TStatus>, monitor: string, o: NormalizedOperationOptions<TStatus>['own']): Promise<OperationState> {
+  const byConvention = operationState(answer, monitor);
   if (o.isDone && !(await o.isDone(answer.body, answer))) return 'running';
   if (!o.isDone && byConvention === 'running') return 'running';
-  if (o.isFailed) return o.isFailed(answer.body, answer) ? 'failed' : 'succeeded';
+  if (o.isFailed) return (await o.isFailed(answer.body, answer)) ? 'failed' : 'succeeded';
   return byConvention === 'running' ? 'succeeded' : byConvention;
 }
 
@@ -37,22 +46,13 @@ const answerOf = async (response: Response, url: string, body: (response: Respon
   body: await body(response),
 });
 
-/** The start request's parts that the polls carry: its headers (less those of its body and write), credentials, mode, referrer policy. */
-function monitorInit(start: RequestFactory, startInit: RequestInit, given: HeadersInit | undefined): RequestInit {
-  const headers: Record<string, string> = {};
-  if (given) new Headers(given).forEach((value, name) => (headers[name] = value));
-  else for (const [name, value] of Object.entries(start.headers)) if (!START_ONLY.has(name)) headers[name] = value;
-  const { credentials, mode, referrerPolicy } = startInit;
-  return { headers, ...(credentials && { credentials }), ...(mode && { mode }), ...(referrerPolicy && { referrerPolicy }) };
-}
-
 /** What the start came to: the operation's monitor to poll, or the result at once. */
 type Started = { result: unknown } | { sent: Response; story: OperationStart };
 
 /** Sends the start request and reads its answer: the monitor it names (or `operationUrl` finds), else the result. */
 async function startOperation<TStatus>(input: string | URL | Request, startInit: RequestInit, start: RequestFactory, o: NormalizedOperationOptions<TStatus>, retry: FetchRetryOptions): Promise<Started> {
   const { own } = o;
-  const sent = await fetchWithRetry(input, { ...startInit, retry: { ...retry, ...(own.idempotencyKey !== undefined && { idempotencyKey: own.idempotencyKey }) } });
+  const sent = await fetchWithRetry(input, { ...startInit, retry: { ...retry, idempotencyKey: own.idempotencyKey } });
   if (!sent.ok) throw new HttpError(sent, start.url);
   const base = sent.url || start.url;
   const named = monitorOf({ status: sent.status, headers: sent.headers, url: base });
@@ -60,10 +60,11 @@ async function startOperation<TStatus>(input: string | URL | Request, startInit:
   const given = own.operationUrl?.(answer);
   const chosen = given == null ? undefined : resolveUrl(String(given), base);
   if (given != null && !chosen) refuse('operationUrl', `a function returning a URL, got ${String(given)}`);
-  const monitor = chosen ? { url: chosen, via: 'option' as const } : named;
+  const found = chosen ? { url: chosen, via: 'option' as const } : named;
+  const monitor = found && { url: requestable(found.url, MONITOR_NAMED_BY[found.via]), via: found.via };
   if (monitor) return { sent, story: { url: start.url, method: start.method, location: resolveUrl(sent.headers.get('location'), base), monitor } };
   if (sent.status !== 202) return { result: answer.body };
-  throw new TypeError(`Expected \`operationUrl\` to find the operation: the 202 from ${base} names no Operation-Location, Azure-AsyncOperation or Location`);
+  throw new TypeError(`Expected \`operationUrl\` to find the operation: the 202 from ${redactUrl(base)} names no Operation-Location, Azure-AsyncOperation or Location`);
 }
 
 /**
@@ -79,12 +80,19 @@ async function startOperation<TStatus>(input: string | URL | Request, startInit:
  * fetches the result. A 200 or 201 start that names no monitor is the
  * result at once.
  *
+ * The polls and the result's request carry every field of the start's
+ * init but its method, body and integrity; its credentials (its headers
+ * but `Accept`, `Accept-Language`, `Content-Language` and `User-Agent`,
+ * and `credentials: 'include'`) only to the start URL's origin and
+ * `trustedOrigins`. Only http and https URLs a server names are requested.
+ *
  * Resolves with the result. Rejects with `OperationFailedError` (the
  * operation failed or was canceled), `HttpError` (a start, poll or result
  * answer that is not retried, or whose retries ran out), `PollGaveUpError`,
- * `ParseError`, a `TimeoutError` DOMException (`operation.timeout`), or
- * `init.signal`'s reason. Bad options, and a 202 that names no monitor,
- * reject with a `TypeError` (bad options before anything is sent).
+ * `ParseError`, a `TimeoutError` DOMException (`operation.timeout`, the
+ * result's body included), or `init.signal`'s reason. Bad options, a 202
+ * that names no monitor and a monitor or result URL that is not http or
+ * https reject with a `TypeError` (bad options before anything is sent).
  *
  * @example
  * const report = await pollOperation('/api/reports', {
@@ -97,11 +105,13 @@ async function startOperation<TStatus>(input: string | URL | Request, startInit:
 export async function pollOperation<TResult = unknown, TStatus = unknown>(input: string | URL | Request, init?: PollOperationInit<TStatus>): Promise<TResult> {
   checkInput(input);
   if (init !== undefined && (typeof init !== 'object' || init === null)) refuse('init', 'an object');
+  if ((typeof __DEV__ === 'undefined' || __DEV__) && init) checkFetchInit(init, 'operation', operationOptionNames());
   const { operation, ...startInit } = init ?? {};
   if (operation !== undefined && (typeof operation !== 'object' || operation === null)) refuse('operation', 'an object');
   const o = normalizeOperationOptions(operation);
-  const signal = startInit.signal ?? (isRequest(input) ? input.signal : undefined) ?? undefined;
-  if (signal !== undefined && !signalCheck[0](signal)) refuse('signal', signalCheck[1]);
+  // Read as a Request: a string or a URL has none of its fields. fetchWithRetry refuses a signal that is none, before the start is sent.
+  const request = input as Partial<Request>;
+  const signal = startInit.signal ?? request.signal ?? undefined;
   const { env, own } = o;
   const deadline = own.timeout === undefined ? Infinity : env.now() + own.timeout;
   /** The time left, for each step's own deadline; `undefined` without one. */
@@ -112,9 +122,8 @@ export async function pollOperation<TResult = unknown, TStatus = unknown>(input:
     return ms;
   };
   const retryOptions = (): FetchRetryOptions => {
-    const timeout = left();
     const { fetch, cooldown } = o.poll;
-    return { env, maxRetryAfter: o.maxRetryAfter, ...(fetch && { fetch }), ...(cooldown !== undefined && { cooldown }), ...(timeout !== undefined && { timeout }) };
+    return { env, maxRetryAfter: o.maxRetryAfter, fetch, cooldown, timeout: left() };
   };
 
   const start = requestFactory(input, startInit);
@@ -122,25 +131,27 @@ export async function pollOperation<TResult = unknown, TStatus = unknown>(input:
   if ('result' in started) return started.result as TResult;
   const { sent, story } = started;
   const { monitor } = story;
-  const pollInit = monitorInit(start, startInit, own.headers);
-  const firstWait = parseRetryAfter(sent.headers.get('retry-after'), { now: env.now(), max: o.maxRetryAfter }) ?? o.interval;
+  const carried = carriedFrom({ url: start.url, headers: start.headers, init: startInit, request }, own.headers, own.trustedOrigins);
+  // The start answer's wait (its Retry-After, a rate-limit reset), spread under the cap as the engine spreads a 2xx's; else the interval.
+  const asked = serverWait(sent.status, sent.headers, env.now());
+  const first = asked === null ? o.interval : spread(asked, env.random(), o.maxRetryAfter);
   let state = 'running' as OperationState;
-  const timeout = left();
   const final = await poll<OperationAnswer<TStatus>>(monitor.url, {
     ...o.poll,
-    init: pollInit,
+    init: initFor(monitor.url, carried),
     ...(signal && { signal }),
-    ...(timeout !== undefined && { timeout }),
-    use: [...(o.poll.use ?? []), retryAfterFloor(firstWait)],
+    timeout: left(),
+    use: [...(o.poll.use ?? []), firstWait(first)],
     parse: (response) => answerOf(response, monitor.url, (r) => readStatus(r, own.parse)) as Promise<OperationAnswer<TStatus>>,
     onUpdate: (answer) => own.onUpdate?.(answer.body),
     ...(own.onEvent && { onEvent: own.onEvent }),
-    isDone: async (answer) => (state = await stateOf(answer, own)) !== 'running',
+    isDone: async (answer) => (state = await stateOf(answer, monitor.url, own)) !== 'running',
   });
 
   if (state === 'failed' || state === 'canceled') throw new OperationFailedError(state, final.body, monitor.url, failureMessage(final.body));
   if (!o.fetchResult) return final.body as unknown as TResult;
   const target = resultUrl(final, story);
   if (!target) return resultIn(final) as TResult;
-  return (await fetchResult(target, { ...pollInit, ...(signal && { signal }) }, retryOptions(), own.parse)) as TResult;
+  const url = requestable(target.url, target.namedBy);
+  return (await fetchResult(url, { ...initFor(url, carried), ...(signal && { signal }) }, retryOptions(), own.parse, () => void left())) as TResult;
 }

@@ -1,6 +1,6 @@
 import type { HeaderReader } from '../http/parse-retry-after.js';
 import type { Failure } from './retry-decision.js';
-import { isTimeoutFailure } from './is-retryable-error.js';
+import { isTimeoutFailure, isUnreachable } from './is-retryable-error.js';
 
 /** The parts of a response that an error may carry (pollite's `HttpError`, ky's `HTTPError`, ...). */
 export interface CarriedResponse {
@@ -23,10 +23,12 @@ export function responseOf(error: unknown): CarriedResponse | undefined {
  * What a thrown error says about the attempt, for `retryDecision`: a
  * timeout (`timedOut`, a `TimeoutError` or an ETIMEDOUT-style code), a
  * status with its headers when the error carries a response (so `retry`
- * and the TanStack adapter honour Retry-After too), else a network failure.
+ * and the TanStack adapter honour Retry-After too), else a network failure
+ * (`unreachable` when the request never reached a server).
  */
 export function errorOutcome(error: unknown, timedOut = false): Failure {
   if (timedOut || isTimeoutFailure(error)) return { type: 'timeout', error };
   const response = responseOf(error);
-  return response ? { type: 'status', status: response.status, headers: response.headers } : { type: 'network', error };
+  if (response) return { type: 'status', status: response.status, headers: response.headers };
+  return isUnreachable(error) ? { type: 'network', error, unreachable: true } : { type: 'network', error };
 }

@@ -47,6 +47,12 @@ function find<V>(error: unknown, read: (e: ErrorLike) => V | undefined, depth = 
 
 const codeOf = (error: unknown): string | undefined => find(error, (e) => (typeof e.code === 'string' ? e.code : undefined));
 
+/** Codes of requests that never reached a server: refused, no route, a name not resolved yet (Node, undici, Bun). */
+const UNREACHABLE_CODE = /^(?:ECONNREFUSED|E(?:HOST|NET)UNREACH|EAI_AGAIN|ConnectionRefused)$/;
+
+/** True for a request that never reached a server (connection refused, no route, DNS not answering yet): it cost no server anything. */
+export const isUnreachable = (error: unknown): boolean => UNREACHABLE_CODE.test(codeOf(error) ?? '');
+
 /** True for a timed-out attempt or a network timeout (ETIMEDOUT and undici's timeouts). */
 export const isTimeoutFailure = (error: unknown): boolean => isTimeoutError(error) || TIMEOUT_CODE.test(codeOf(error) ?? '');
 

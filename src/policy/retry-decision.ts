@@ -3,7 +3,6 @@ import type { HeaderReader } from '../http/parse-retry-after.js';
 import { serverWait } from '../http/server-wait.js';
 import { spread } from './spread.js';
 
-
 /** What happened to one attempt that did not succeed. */
 export type Failure =
   /** An answer with a status that is not a success. */
@@ -14,6 +13,8 @@ export type Failure =
       status: number;
       /** Its headers: where Retry-After and the rate-limit headers are read. */
       headers: HeaderReader;
+      /** The server's wait, ms, when the caller has read it already (the loop reads it once per answer); read from `headers` when absent. */
+      asked?: number | null;
     }
   /** No answer: the connection failed, dropped or was refused. */
   | {
@@ -21,6 +22,12 @@ export type Failure =
       type: 'network';
       /** What fetch (or the attempt) threw. */
       error: unknown;
+      /**
+       * The request never reached a server (connection refused, no such
+       * host): it cost no server anything, so a poll retries it at its own
+       * `interval`, not a growing backoff (a service coming up is seen at once).
+       */
+      unreachable?: boolean;
     }
   /** The attempt ran out of time (`requestTimeout`, `attemptTimeout`). */
   | {
@@ -34,7 +41,7 @@ export type Failure =
 export interface RetryPolicy {
   /** Counted failures in a row that are tried again; one more stops (`exhausted`). */
   retries: number;
-  /** The wait after the n-th counted failure, ms (on top of `interval`). */
+  /** The wait after the n-th counted failure, ms (on top of `interval`); handed the last one it chose. */
   backoff: Backoff;
   /** Largest wait a Retry-After may impose, ms. */
   maxRetryAfter: number;
@@ -44,8 +51,6 @@ export interface RetryPolicy {
   countPaced: boolean;
   /** Which statuses are worth another try. */
   isRetryableStatus(status: number): boolean;
-  /** Epoch ms no wait may end after (`stop` with reason `deadline`). @default Infinity */
-  deadline?: number;
 }
 
 /**
@@ -74,8 +79,12 @@ export type RetryDecision =
       reason: Failure['type'];
       /** The failed answer's status, when there was an answer. */
       status?: number;
-      /** The Retry-After that paced this wait, ms; null when the backoff chose it. */
+      /** The server's wait (Retry-After, rate-limit reset) that paced this one, capped, ms; null when the backoff chose it. */
       retryAfter: number | null;
+      /** Whether the server paced this answer (a wait of a second or more): not a failure, and not shown as one. */
+      paced: boolean;
+      /** The backoff drawn for this wait, ms (0 when the server paced it): handed to the next `backoff` call as `previous`. */
+      backoff: number;
       /** Tokens to withdraw from the budget for this retry; only when a budget was priced. */
       cost?: number;
     }
@@ -85,12 +94,10 @@ export type RetryDecision =
       retry: false;
       /** Counted failures in a row, this one included. */
       failures: number;
-      /** Why not: the failure is not worth another try, `retries` are used up, or the wait would pass the deadline. */
-      reason: 'not-retryable' | 'exhausted' | 'deadline';
+      /** Why not: the failure is not worth another try, or `retries` are used up. */
+      reason: 'not-retryable' | 'exhausted';
       /** The failed answer's status, when there was an answer. */
       status?: number;
-      /** With `deadline`: the wait that would have passed it, ms. */
-      delay?: number;
     };
 
 /** A Retry-After under this is a rounding artefact (`0` during a window's last second), not pacing. */
@@ -106,22 +113,28 @@ const checkedBackoff = (ms: number): number => {
 /**
  * The one retry policy of pollite, as a pure function: given a failed
  * attempt, the counted failures before it, the policy, the time, a random
- * number in [0, 1) and optionally a budget's prices: try again, after how
- * long and at what cost, or stop?
+ * number in [0, 1), optionally a budget's prices and the backoff chosen
+ * last (`previous`, 0 after a success): try again, after how long and at
+ * what cost, or stop? Every wait is in whole ms.
  *
  * - A status the policy does not retry: stop (`not-retryable`).
- * - A Retry-After of a second or more: the server is alive and pacing us.
- *   Wait at least that long and at most 1.2 times that (the floor capped
- *   at `maxRetryAfter`), never less than `interval`; counted only when
- *   `countPaced`.
+ * - A server's wait of a second or more (Retry-After, a rate-limit
+ *   reset): the server is alive and pacing us (`paced`). Wait at least
+ *   that long, spread up to 20 % above it, never past `maxRetryAfter`
+ *   (a hard cap: see `spread`), never less than `interval`; counted
+ *   only when `countPaced`.
  * - Otherwise count the failure; past `retries` stop (`exhausted`); else
- *   wait `interval + backoff(failures)`. A Retry-After under a second
- *   (`0`, a date just past) is such a failure, and the wait is at least
- *   a second plus the spread: a server that answers `Retry-After: 0`
- *   forever gets a counted, paced failure, not a hot loop.
+ *   wait `interval + backoff(failures, previous, interval)`, or just
+ *   `interval` for a request that never reached a server (when there is
+ *   an interval). A server's wait under a second (`0`, a date just
+ *   past) is such a failure, and the wait is at least a second plus the
+ *   spread (within `maxRetryAfter`): a server that answers
+ *   `Retry-After: 0` forever gets a counted, paced failure, not a hot loop.
  * - With `prices`, the retry costs `timeoutCost` after a timeout and
  *   `retryCost` otherwise; a caller whose budget cannot pay does not retry.
- * - A wait that would end after `deadline`: stop (`deadline`).
+ *
+ * The deadline is not decided here but by `fitDeadline`, which the loop
+ * applies to every wait.
  */
 export function retryDecision(
   failure: Failure,
@@ -130,20 +143,34 @@ export function retryDecision(
   now: number,
   random: number,
   prices?: BudgetPrices,
+  previous = 0,
 ): RetryDecision {
   const status = failure.type === 'status' ? failure.status : undefined;
   const about = status === undefined ? {} : { status };
   if (status !== undefined && !policy.isRetryableStatus(status)) return { retry: false, failures: failuresBefore, reason: 'not-retryable', ...about };
   // The server's own figure decides whether it paces us; the cap only bounds the wait.
-  const asked = failure.type === 'status' ? serverWait(failure.status, failure.headers, now) : null;
-  const retryAfter = asked === null ? null : Math.min(asked, policy.maxRetryAfter);
+  const asked = failure.type === 'status' ? (failure.asked !== undefined ? failure.asked : serverWait(failure.status, failure.headers, now)) : null;
   const paced = asked !== null && asked >= PACED_FROM;
   const failures = paced && !policy.countPaced ? failuresBefore : failuresBefore + 1;
   if (failures > policy.retries) return { retry: false, failures, reason: 'exhausted', ...about };
   const cost = prices && (failure.type === 'timeout' ? prices.timeoutCost : prices.retryCost);
-  const delay = paced
-    ? Math.max(policy.interval, spread(retryAfter!, random))
-    : Math.max(policy.interval + checkedBackoff(policy.backoff(failures, policy.interval)), retryAfter === null ? 0 : spread(PACED_FROM, random));
-  if (now + delay > (policy.deadline ?? Infinity)) return { retry: false, failures, reason: 'deadline', ...about, delay };
-  return { retry: true, delay, failures, reason: failure.type, ...about, retryAfter: paced ? retryAfter : null, ...(cost === undefined ? {} : { cost }) };
+  let backoff = 0;
+  let delay: number;
+  if (paced) delay = Math.ceil(Math.max(policy.interval, spread(asked, random, policy.maxRetryAfter)));
+  else if (failure.type === 'network' && failure.unreachable && policy.interval > 0) delay = Math.ceil(policy.interval);
+  else {
+    backoff = checkedBackoff(policy.backoff(failures, previous, policy.interval));
+    delay = Math.ceil(Math.max(policy.interval + backoff, asked === null ? 0 : spread(PACED_FROM, random, policy.maxRetryAfter)));
+  }
+  return {
+    retry: true,
+    delay,
+    failures,
+    reason: failure.type,
+    ...about,
+    retryAfter: paced ? Math.min(asked, policy.maxRetryAfter) : null,
+    paced,
+    backoff,
+    ...(cost === undefined ? {} : { cost }),
+  };
 }

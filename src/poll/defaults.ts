@@ -28,5 +28,5 @@ export const POLL_DEFAULTS = Object.freeze({
  */
 export const pollBackoff =
   (env: Pick<Clock, 'random'>): Backoff =>
-  (attempt, interval = 0) =>
+  (attempt, _previous, interval = 0) =>
     Math.max(0, Math.min(30_000, Math.max(interval, 1000) * (1.5 + 0.75 * env.random()) * 2 ** (Math.max(1, attempt) - 1)) - interval);

@@ -1,9 +1,8 @@
 import type { Backoff } from '../backoff/types.js';
+import type { PollEvent } from '../engine/events.js';
+import type { LoopHooks } from '../engine/hooks.js';
 import type { Environment } from '../env/environment.js';
-import type { Wake } from '../env/wait.js';
 import type { RequestFactory } from '../http/request.js';
-import type { HeaderReader } from '../http/parse-retry-after.js';
-import type { PollEvent } from './poll-events.js';
 
 /** What a loop runs with: {@link PollOptions} without the caller's own callbacks, signal and deadline, every default filled in. */
 export interface PollSettings {
@@ -35,59 +34,6 @@ export interface PollSettings {
   use: readonly PollFeature[];
   /** {@link PollOptions.env}: clock, timers, randomness, visibility and online state, defaults filled in. */
   env: Environment;
-}
-
-/** What the loop tells its features about each answer. */
-export interface PollAnswer {
-  /** The HTTP status; 0 for a network failure or a timed-out request. */
-  status: number;
-  /** The answer's headers; empty for a network failure. */
-  headers: HeaderReader;
-  /** The parsed body of a 2xx (`undefined` for a 304 and for failures). */
-  data?: unknown;
-  /** When it arrived, epoch ms. */
-  at: number;
-}
-
-/** A reason a feature gives the loop to send nothing yet. */
-export interface Hold {
-  /** Emitted when the hold begins (a `pause`, a `cooldown`, a `wait`). */
-  event: PollEvent;
-  /** How long to hold, ms; `Infinity` holds until `wake` is ready (a pause). */
-  ms: number;
-  /** Ends the hold early. */
-  wake?: Wake;
-}
-
-/**
- * One feature's part in one request loop, at the loop's named points. Every
- * member is optional; the loop asks its features in the order given.
- */
-export interface LoopHooks {
-  /**
-   * Before each request: a reason to send nothing yet, or nothing. Asked
-   * again, of every feature, after each hold ends, until none holds. May
-   * be async (a store shared by processes).
-   */
-  hold?(): Hold | undefined | Promise<Hold | undefined>;
-  /** Told every answer (2xx, 304, failure) before the next wait is chosen. */
-  answer?(answer: PollAnswer): void;
-  /** The wait after a 2xx or 304: given the wait chosen so far, the one to use, ms. */
-  pace?(wait: number, answer: PollAnswer): number;
-  /** The loop starts a wait (interval, retry or hold): its next request is due at `at`, epoch ms. */
-  waiting?(at: number): void;
-  /**
-   * Ends interval waits early (the page becomes visible); with `network`,
-   * also the wait after a network failure (the network came back); with
-   * `every`, every wait, a Retry-After's and a cooldown's included (a "try
-   * now" button: the user asked).
-   */
-  wake?: Wake<string> & {
-    /** Also ends the wait after a network failure. */
-    network?: boolean;
-    /** Ends every wait, a Retry-After's and a cooldown's included. */
-    every?: boolean;
-  };
 }
 
 /** What a feature knows of the loop it joins. */

@@ -1,9 +1,11 @@
+import { detachedFetch } from '../env/detached-fetch.js';
 import { resolveEnvironment } from '../env/environment.js';
 import { parseJson } from '../http/body.js';
-import { boolean, checkOptions, count, duration, func, object, positiveDuration, refuse, signal } from '../options/check.js';
+import { boolean, checkNames, count, definedOptions, duration, func, object, positiveDuration, refuse, signal, validateOptions } from '../options/check.js';
+import { REQUEST_INIT_NAMES } from '../options/request-init-names.js';
 import { POLL_DEFAULTS, pollBackoff } from './defaults.js';
 import type { PollSettings } from './feature.js';
-import type { PollEvent } from './poll-events.js';
+import type { PollEvent } from '../engine/events.js';
 import type { PollOptions } from './poll-options.js';
 
 /** {@link PollOptions} after validation: the loop's settings and the caller's own parts. */
@@ -48,13 +50,40 @@ const MOVED: Record<string, string> = {
 };
 const COOPERATE = " from 'pollite/cooperate'";
 
+/** Where a name poll does not read belongs: a moved option's new form, or `init` for fetch's own fields. */
+const elsewhere = (name: string): string | undefined =>
+  Object.hasOwn(MOVED, name) ? `given as ${MOVED[name]}${name === 'maxAttempts' ? '' : COOPERATE}` : REQUEST_INIT_NAMES.includes(name) ? `given as \`init.${name}\`` : undefined;
+
+/** The names `poll` reads, or refuses in its own words (those that moved): for a caller that passes the rest of its options on to it (pollOperation). */
+export const pollOptionNames = (): string[] => [...Object.keys(SPEC), ...Object.keys(MOVED)];
+
+let warnedEndless = false;
+
+/**
+ * Says once per realm, in development, that a poll can only end by failing:
+ * without `isDone`, a `signal` (its own, `init`'s or a Request's) or a
+ * `timeout`, it polls until the page or process ends. Not refused: a
+ * dashboard may poll for ever, and `isDone: () => false` says so.
+ */
+export function warnIfEndless<T>(options: PollOptions<T> | undefined, signal: AbortSignal | undefined): void {
+  if (warnedEndless || signal || options?.isDone || options?.timeout !== undefined) return;
+  warnedEndless = true;
+  console.warn(
+    'pollite: poll() without `isDone`, `signal` or `timeout` polls until the page or process ends. Pass a `signal` to stop it, or `isDone: () => false` to poll for ever on purpose.',
+  );
+}
+
 const isStream = (body: unknown): boolean => typeof (body as ReadableStream | null)?.getReader === 'function';
 
 /** Validates every option once, naming the first bad one in a `TypeError`. */
 export function normalizePollOptions<T>(options: PollOptions<T> | undefined): NormalizedPollOptions<T> {
-  for (const name in MOVED) if (options?.[name as keyof PollOptions] !== undefined) refuse(name, `given as ${MOVED[name]}${name === 'maxAttempts' ? '' : COOPERATE}`);
-  if (typeof options?.interval === 'object') refuse('interval', `a number: a range is \`use: [paceByData({ min, max })]\`${COOPERATE}`);
-  const given = checkOptions(options, SPEC) as PollOptions<T>;
+  if (typeof __DEV__ === 'undefined' || __DEV__) {
+    if (typeof options?.interval === 'object') refuse('interval', `a number: a range is \`use: [paceByData({ min, max })]\`${COOPERATE}`);
+    validateOptions(options, SPEC, { elsewhere });
+    // fetch's own fields, when it is the global fetch: another fetch (node-fetch's `agent`...) may read any.
+    if (options?.fetch === undefined || options.fetch === globalThis.fetch) checkNames(options?.init, REQUEST_INIT_NAMES, { path: 'init.' });
+  }
+  const given = definedOptions(options) as PollOptions<T>;
   if (isStream(given.init?.body)) refuse('init.body', 'a body that can be sent again (a string, URLSearchParams, Blob...), not a ReadableStream: a poll sends it many times');
   const fetchImpl = given.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') refuse('fetch', 'a function: this runtime has none');
@@ -69,8 +98,7 @@ export function normalizePollOptions<T>(options: PollOptions<T> | undefined): No
       use: [],
       requestTimeout: undefined,
       ...(rest as Partial<PollSettings>),
-      // Called detached: browsers and workerd throw "Illegal invocation" when fetch runs with an options object as `this`.
-      fetch: (input, init) => fetchImpl(input, init),
+      fetch: detachedFetch(fetchImpl),
       env,
     },
     isDone,

@@ -1,7 +1,7 @@
 import type { Backoff } from '../backoff/types.js';
 import type { Environment } from '../env/environment.js';
 import type { PollFeature } from './feature.js';
-import type { PollEvent } from './poll-events.js';
+import type { PollEvent } from '../engine/events.js';
 
 /** Options of {@link poll}. Validated when `poll` is called. */
 export interface PollOptions<T = unknown> {

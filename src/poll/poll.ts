@@ -1,9 +1,9 @@
 import { link } from '../env/link.js';
+import { checkInput } from '../http/check-input.js';
 import { conditional } from '../http/conditional.js';
 import { requestFactory } from '../http/request.js';
-import { checkInput } from '../options/check.js';
 import type { PollCall, PollFeature, PollRunner } from './feature.js';
-import { normalizePollOptions } from './normalize-poll-options.js';
+import { normalizePollOptions, warnIfEndless } from './normalize-poll-options.js';
 import type { PollOptions } from './poll-options.js';
 import { ignoreEvents, runLoop } from './poll-loop.js';
 
@@ -50,6 +50,7 @@ export async function poll<T = unknown>(input: string | URL | Request, options?:
   const requestSignal = settings.init.signal ?? (input as Partial<Request>).signal;
   const callers = isSignal(requestSignal) && requestSignal !== o.signal ? link(o.signal, requestSignal) : undefined;
   const signal = callers ? callers.controller.signal : o.signal;
+  if (typeof __DEV__ === 'undefined' || __DEV__) warnIfEndless(options, signal);
   const { onUpdate, isDone, onEvent } = o;
   const call: PollCall<T> = {
     request: requestFactory(input, settings.init, conditional),

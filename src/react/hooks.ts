@@ -9,8 +9,9 @@ const keyOf = (url: string | URL | null): string | null => (url === null ? null 
 /**
  * Polls `url` with `poll` while the component is mounted: the snapshot of
  * `createPollState` (`status` narrows `data` and `error`; `attempt` of
- * `limit`, `nextAttemptAt`, `paused`), `secondsLeft` for "next try in 3 s",
- * and `retry`, `retryNow`, `stop`. `null` polls nothing.
+ * `limit`, `nextAttemptAt`, `paused`, and `paced`: the wait is the
+ * server's, not a failure's), `secondsLeft` for "next try in 3 s", and
+ * `retry`, `retryNow`, `stop`. `null` polls nothing.
  *
  * `isDone`, `onUpdate`, `onEvent` and `parse` are read from the latest
  * render, so inline lambdas never restart polling; the other options when
@@ -22,6 +23,7 @@ const keyOf = (url: string | URL | null): string | null => (url === null ? null 
  * @example
  * const job = usePoll<Job>(`/api/jobs/${id}`, { isDone: (j) => j.status !== 'running' });
  * if (job.status === 'done') return <p>{job.data.status}</p>;
+ * if (job.secondsLeft !== undefined) return <p>{job.paced ? 'Busy' : `Attempt ${job.attempt} of ${job.limit} failed`}: next try in {job.secondsLeft} s</p>;
  */
 export function usePoll<TData = unknown>(url: string | URL | null, options?: PollOptions<TData>): PollView<TData> {
   const key = keyOf(url);
@@ -34,7 +36,8 @@ export function usePoll<TData = unknown>(url: string | URL | null, options?: Pol
  * Fetches `url` once with `fetchWithRetry` (network errors and 408, 429,
  * 5xx retried; other statuses fail at once with an `HttpError`) and parses
  * the body: the snapshot of `createFetchState` (`status` or `loading`
- * narrows `data` and `error`; `attempt` of `limit`, `nextAttemptAt`),
+ * narrows `data` and `error`; `attempt` of `limit`, `nextAttemptAt`, and
+ * `paced`: the wait is the server's Retry-After, not a failure's backoff),
  * `secondsLeft`, and `retry`, `retryNow` (skips the wait, a Retry-After's
  * included), `stop`. `null` fetches nothing.
  *

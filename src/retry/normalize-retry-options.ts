@@ -1,6 +1,7 @@
 import type { Backoff } from '../backoff/types.js';
 import { resolveClock, type Clock } from '../env/clock.js';
-import { boolean, checkOptions, count, duration, func, object, positiveDuration, refuse, signal, type Check } from '../options/check.js';
+import { boolean, checkNames, count, definedOptions, duration, func, object, positiveDuration, refuse, signal, validateOptions, type Check } from '../options/check.js';
+import { REQUEST_INIT_NAMES } from '../options/request-init-names.js';
 import type { Wake } from '../env/wait.js';
 import type { RetryBudget } from './retry-budget.js';
 import type { FetchRetryOptions, RetryInfo, RetryOptions } from './retry-options.js';
@@ -87,12 +88,39 @@ function fill(given: RetryOptions): NormalizedRetryOptions {
 }
 
 /** Validates `retry`'s options once, naming the first bad one in a `TypeError`. */
-export const normalizeRetryOptions = (options: RetryOptions | undefined): NormalizedRetryOptions => fill(checkOptions(options, RETRY_SPEC));
+export function normalizeRetryOptions(options: RetryOptions | undefined): NormalizedRetryOptions {
+  if (typeof __DEV__ === 'undefined' || __DEV__) validateOptions(options, RETRY_SPEC);
+  return fill(definedOptions(options));
+}
+
+// Made when asked, not at the top: a module-level spread is kept by bundlers, with fetchWithRetry's checks, in a bundle of `retry` alone.
+const fetchRetrySpec = () => ({ ...RETRY_SPEC, methods: strings, statusCodes: statuses, idempotencyKey: key, fetch: func });
+
+/** The names of `fetchWithRetry`'s `retry` options, for a caller that takes them too (createFetchState). */
+export const fetchRetryOptionNames = (): string[] => Object.keys(fetchRetrySpec());
+
+/**
+ * Refuses a name of `fetchWithRetry`'s second argument that fetch does not
+ * read, where that argument is fetch's own init and the retry options go
+ * under `retry`: ``Expected `retries` to be given as `retry.retries` ``.
+ * With a `retry.fetch` of its own, a name fetch does not read is that
+ * fetch's business. `key` and `names`: another function's options under
+ * another key of its init (pollOperation's `operation`). Development only,
+ * like every name check.
+ */
+export function checkFetchInit(init: object, key = 'retry', names: readonly string[] = fetchRetryOptionNames()): void {
+  const options = (init as Record<string, { fetch?: unknown } | null | undefined>)[key];
+  // Another fetch than the global one (node-fetch's `agent`...) may read any field: only one of the options is refused then.
+  const own = options?.fetch !== undefined && options.fetch !== globalThis.fetch;
+  checkNames(init, [...REQUEST_INIT_NAMES, key], {
+    elsewhere: (name) => (names.includes(name) ? `given as \`${key}.${name}\`: the second argument is fetch's init, with the ${key} options under \`${key}\`` : own || undefined),
+  });
+}
 
 /** Validates `fetchWithRetry`'s `retry` options once. */
 export function normalizeFetchRetryOptions(options: FetchRetryOptions | undefined): NormalizedFetchRetryOptions {
-  // Spread here, not at the top: a module-level spread is kept by bundlers, with fetchWithRetry's checks, in a bundle of `retry` alone.
-  const given: FetchRetryOptions = checkOptions(options, { ...RETRY_SPEC, methods: strings, statusCodes: statuses, idempotencyKey: key, fetch: func });
+  if (typeof __DEV__ === 'undefined' || __DEV__) validateOptions(options, fetchRetrySpec(), { path: 'retry.' });
+  const given: FetchRetryOptions = definedOptions(options);
   const fetchImpl = given.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') refuse('fetch', 'a function: this runtime has none');
   // Extended in place rather than spread into a new object: V8 makes the

@@ -1,4 +1,4 @@
-import { checkOptions, duration } from '../options/check.js';
+import { definedOptions, duration, validateOptions } from '../options/check.js';
 
 /** Options of {@link createRetryBudget}; the defaults are the AWS SDK's "standard" retry mode. */
 export interface RetryBudgetOptions {
@@ -70,7 +70,8 @@ export function createRetryBudget(options?: RetryBudgetOptions): Required<RetryB
   /** Gives back `successRefund` tokens, up to `capacity`. */
   refund(): void;
 } {
-  const o = { ...BUDGET_DEFAULTS, ...checkOptions(options, BUDGET_SPEC) };
+  if (typeof __DEV__ === 'undefined' || __DEV__) validateOptions(options, BUDGET_SPEC);
+  const o = { ...BUDGET_DEFAULTS, ...definedOptions(options) };
   let available = o.capacity;
   return {
     get available() {

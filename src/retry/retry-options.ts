@@ -20,8 +20,10 @@ export interface RetryInfo {
   error: unknown;
   /** The attempt that failed: 1 for the first try (so also the number of this retry). */
   attempt: number;
-  /** The wait before the next attempt, ms. */
+  /** The wait before the next attempt, whole ms. */
   delay: number;
+  /** The server asked for this wait (a Retry-After or rate-limit reset of a second or more): a paced answer, not a failure to show. */
+  paced: boolean;
 }
 
 /** Options of {@link retry}. Validated when `retry` is called. */

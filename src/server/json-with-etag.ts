@@ -20,9 +20,12 @@ const isRequestLike = (value: unknown): value is Request =>
  * matches (weak comparison, `*` or a list, per RFC 9110) gets `304 Not
  * Modified` with no body; every other request, a malformed `If-None-Match`
  * included, gets the full answer. Both carry `Cache-Control: no-cache`, so
- * caches revalidate rather than serve stale progress. Headers from `init`
- * are kept (and override `Content-Type` and `Cache-Control`); the ETag is
- * always the computed one.
+ * caches revalidate rather than serve stale progress. The full answer
+ * carries the body's `Content-Length`, and so does the answer to `HEAD`,
+ * which has no body (RFC 9110 §9.3.2: the fields a `GET` would get).
+ * Headers from `init` are kept (and override `Content-Type` and
+ * `Cache-Control`); the ETag and `Content-Length` are always the computed
+ * ones.
  *
  * Rejects with a `TypeError` naming `request`, `data` or `init` when one is
  * unusable (for example `data` that `JSON.stringify` cannot serialise).
@@ -54,6 +57,9 @@ export async function jsonWithETag(request: Request, data: unknown, init?: JsonW
   const headers = new Headers({ 'content-type': 'application/json', 'cache-control': 'no-cache' });
   new Headers(init?.headers).forEach((value, key) => headers.set(key, value));
   headers.set('etag', etag);
+  // Set even where the body's length would be known anyway: a HEAD answer has no body to tell it, and
+  // through node:http a streamed body would otherwise go out chunked, its length unknown until the end.
+  headers.set('content-length', String(bytes.byteLength));
 
   const readOnly = request.method === 'GET' || request.method === 'HEAD';
   if (readOnly && evaluateIfNoneMatch(request.headers.get('if-none-match'), etag) === 'match') {

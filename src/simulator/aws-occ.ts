@@ -64,7 +64,9 @@ export function runOcc(strategy: OccStrategy, clients: number, seed: number): Oc
   const writing = new Uint8Array(clients);
   const seenVersion = new Int32Array(clients);
   const failures = new Int32Array(clients);
-  const backoffs = Array.from({ length: clients }, () => backoffFor(strategy, jitter));
+  /** Each client's last backoff, handed back to the (pure) strategy: decorrelated jitter grows from it. */
+  const previous = new Float64Array(clients);
+  const backoff = backoffFor(strategy, jitter);
   let version = 0;
   let calls = 0;
   let completion = 0;
@@ -88,7 +90,8 @@ export function runOcc(strategy: OccStrategy, clients: number, seed: number): Oc
       continue;
     }
     failures[client]! += 1;
-    queue.push(client, learnedAt + backoffs[client]!(failures[client]!) + hop());
+    previous[client] = backoff(failures[client]!, previous[client]);
+    queue.push(client, learnedAt + previous[client]! + hop());
   }
   return { calls, completion };
 }

@@ -1,6 +1,7 @@
 // The checks behind every TypeError of `simulate()`: each names the option
 // (nested as `server.outages[0].end`), says what it expects and shows what
 // it got, e.g. "Expected `clients` to be an integer >= 1, got 0".
+import { checkNames } from '../options/check.js';
 
 /** A bad value as an error shows it: short, never the whole of a big one. */
 export function shown(value: unknown): string {
@@ -49,12 +50,14 @@ export function retryAfterSeconds(value: unknown, name: string): number | null |
   return value as number;
 }
 
-/** `value` as a plain object holding no key but `keys` (a misspelt key would silently change the experiment). */
+/**
+ * `value` as a plain object holding no key but `keys` (a misspelt key would
+ * silently change the experiment): ``Unknown option `server.capcity`: did
+ * you mean `server.capacity`?``. `name` is `options` for the top level.
+ */
 export function objectWith<T extends object>(value: unknown, name: string, keys: readonly string[]): T {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(name, 'an object', value);
-  for (const key of Object.keys(value)) {
-    if (!keys.includes(key)) throw new TypeError(`Expected \`${name}\` to have only the keys ${keys.join(', ')}; got '${key}'`);
-  }
+  checkNames(value, keys, { path: name === 'options' ? '' : `${name}.` });
   return value as T;
 }
 

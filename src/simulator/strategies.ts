@@ -95,7 +95,8 @@ const fetchWithRetryLoop: Strategy = {
   description: 'fetchWithRetry (its defaults) in a loop, then interval',
   start(client) {
     const once = (): void => {
-      fetchWithRetry(client.url, { retry: { ...ownRealm, env: client.env, fetch: client.fetch } })
+      // fetchWithRetry has no pauses: of ownRealm, only its cooldown.
+      fetchWithRetry(client.url, { retry: { cooldown: ownRealm.cooldown, env: client.env, fetch: client.fetch } })
         .then(async (response) => {
           if (!response.ok) await response.body?.cancel();
           else if (client.isDone(await response.json())) return client.done();

@@ -13,7 +13,8 @@ const reader =
  * Polls `url` (a value or an accessor) with `poll` while its owner lives.
  * Returns a `PollView` whose fields are getters over signals: `status`
  * narrows `data` and `error`; `attempt` of `limit`, `nextAttemptAt`,
- * `paused`, `secondsLeft`, and `retry`, `retryNow`, `stop`. Do not
+ * `paused`, `paced` (the wait is the server's, not a failure's),
+ * `secondsLeft`, and `retry`, `retryNow`, `stop`. Do not
  * destructure it (like props, reading a field is what tracks).
  *
  * `options` (a value or an accessor, read untracked) is read when polling
@@ -28,8 +29,9 @@ export function createPoll<TData = unknown>(url: UrlSource, options?: Source<Pol
 /**
  * Fetches `url` once with `fetchWithRetry` and parses the body while its
  * owner lives: a `FetchView` of getters (`status` or `loading` narrows
- * `data` and `error`). A new url aborts the old request, whose answer is
- * never shown. On the server it shows `loading` and sends nothing.
+ * `data` and `error`; `paced` tells the server's wait from a failure's).
+ * A new url aborts the old request, whose answer is never shown. On the
+ * server it shows `loading` and sends nothing.
  */
 export function createFetchWithRetry<TData = unknown>(url: UrlSource, options?: Source<FetchStateOptions<TData>>): FetchView<TData> {
   const read = reader(options);

@@ -14,7 +14,8 @@ const reader =
  * from there) with a value or a getter, `createPoll(() => `/api/jobs/${id}`)`.
  * Returns a `PollView` whose fields are reactive getters over `$state`:
  * `status` narrows `data` and `error`; `attempt` of `limit`,
- * `nextAttemptAt`, `paused`, `secondsLeft`, and `retry`, `retryNow`, `stop`.
+ * `nextAttemptAt`, `paused`, `paced` (the wait is the server's, not a
+ * failure's), `secondsLeft`, and `retry`, `retryNow`, `stop`.
  * Read `poll.status`, do not destructure (like `$props()` fields).
  *
  * `options` (a value or a getter) is read when polling starts and for each
@@ -29,8 +30,9 @@ export function createPoll<TData = unknown>(url: UrlSource, options?: Source<Pol
 /**
  * Fetches `url` once with `fetchWithRetry` and parses the body while the
  * component lives: a `FetchView` of reactive getters (`status` or `loading`
- * narrows `data` and `error`). A new url aborts the old request, whose
- * answer is never shown. Server-rendered, it shows `loading` and sends nothing.
+ * narrows `data` and `error`; `paced` tells the server's wait from a
+ * failure's). A new url aborts the old request, whose answer is never
+ * shown. Server-rendered, it shows `loading` and sends nothing.
  */
 export function createFetchWithRetry<TData = unknown>(url: UrlSource, options?: Source<FetchStateOptions<TData>>): FetchView<TData> {
   const read = reader(options);

@@ -1,4 +1,5 @@
 import { errorOutcome, fullJitter, isRetryableError, retryDecision, type RetryDecision, type RetryPolicy } from '../index.js';
+import { count, duration, func, validateOptions, type Check } from '../options/check.js';
 import type { RetryPolicyOptions } from './retry-policy-options.js';
 
 /** The pair to spread into a TanStack query's options. */
@@ -9,25 +10,12 @@ export interface TanStackRetry {
   retryDelay: (failureCount: number, error: unknown) => number;
 }
 
-const isFn = (v: unknown): boolean => typeof v === 'function';
-const SPEC: { [K in keyof RetryPolicyOptions]-?: [(value: unknown) => boolean, string] } = {
-  maxRetries: [(v) => Number.isInteger(v) && (v as number) >= 0, 'a non-negative integer'],
-  backoff: [isFn, 'a function'],
-  maxRetryAfter: [(v) => typeof v === 'number' && v >= 0 && v < Infinity, 'a finite number >= 0'],
-  shouldRetry: [isFn, 'a function'],
-  random: [isFn, 'a function'],
-  now: [isFn, 'a function'],
-};
+const SPEC: { [K in keyof RetryPolicyOptions]-?: Check } = { maxRetries: count, backoff: func, maxRetryAfter: duration, shouldRetry: func, random: func, now: func };
 
-/** Checks the options present, naming the first bad one in a `TypeError`. */
+/** Checks the options present, naming the first bad one (or an unknown name) in a `TypeError`: in development only. */
 function checked(options: RetryPolicyOptions | undefined): RetryPolicyOptions {
-  if (options === undefined) return {};
-  if (typeof options !== 'object' || options === null) throw new TypeError('Expected `options` to be an object');
-  for (const name of Object.keys(SPEC) as Array<keyof RetryPolicyOptions>) {
-    const [test, expected] = SPEC[name];
-    if (options[name] !== undefined && !test(options[name])) throw new TypeError(`Expected \`${name}\` to be ${expected}`);
-  }
-  return options;
+  if (typeof __DEV__ === 'undefined' || __DEV__) validateOptions(options, SPEC);
+  return options ?? {};
 }
 
 /**
@@ -58,7 +46,7 @@ export function retryPolicy(options?: RetryPolicyOptions): TanStackRetry {
     // `shouldRetry` already judged the error (the default checks the status), so a custom one has the last word.
     isRetryableStatus: () => true,
   };
-  // `retry` only asks whether: it must not advance a stateful backoff (decorrelated jitter) or the random source.
+  // `retry` only asks whether: it draws no backoff and no randomness (a seeded `random` stays in step with `retryDelay`).
   const whetherPolicy: RetryPolicy = { ...policy, backoff: () => 0 };
   const decide = (failureCount: number, error: unknown, p: RetryPolicy, chance: number): RetryDecision | undefined => {
     if (!shouldRetry(error)) return undefined;

@@ -6,8 +6,9 @@ import { useView, type UrlSource } from './use-view.js';
 /**
  * Polls `url` (a value, a ref or a getter) with `poll` while the component
  * is mounted. Returns a shallow-reactive `PollView`: `status` narrows `data`
- * and `error`; `attempt` of `limit`, `nextAttemptAt`, `paused`,
- * `secondsLeft`, and `retry`, `retryNow`, `stop`. Read it as `poll.status`
+ * and `error`; `attempt` of `limit`, `nextAttemptAt`, `paused`, `paced`
+ * (the wait is the server's, not a failure's), `secondsLeft`, and `retry`,
+ * `retryNow`, `stop`. Read it as `poll.status`
  * (or `toRefs(poll)`); destructuring loses reactivity, as with `reactive`.
  *
  * `options` (a value, a ref or a getter) is read when polling starts and
@@ -24,9 +25,9 @@ export function usePoll<TData = unknown>(url: UrlSource, options?: MaybeRefOrGet
  * Fetches `url` once with `fetchWithRetry` and parses the body, while the
  * component is mounted. Returns a shallow-reactive `FetchView` (`status` or
  * `loading` narrows `data` and `error`; `attempt` of `limit`,
- * `nextAttemptAt`, `secondsLeft`, and `retry`, `retryNow`, `stop`). A new
- * url aborts the old request, whose answer is never shown. On the server
- * it shows `loading` and sends nothing.
+ * `nextAttemptAt`, `paced`, `secondsLeft`, and `retry`, `retryNow`,
+ * `stop`). A new url aborts the old request, whose answer is never shown.
+ * On the server it shows `loading` and sends nothing.
  */
 export function useFetchWithRetry<TData = unknown>(url: UrlSource, options?: MaybeRefOrGetter<FetchStateOptions<TData> | undefined>): FetchView<TData> {
   const read = (): FetchStateOptions<TData> | undefined => toValue(options);

@@ -148,6 +148,13 @@ describe.skipIf(!requireOrSkip('chromium', 'the browser tests'))('shareTabs() an
     expect(leaders).toHaveLength(1);
     expect(leaders[0]!.events).toEqual(['leader@0']);
     expect(before.filter((log) => log.requests === 0).map((log) => log.events)).toEqual([['follower@0'], ['follower@0'], ['follower@0']]);
+    // The lock the tabs hold and queue for is named by a SHA-256 of the poll: no URL or header in a name any script of the origin can list.
+    const names = await tabs[0]!.evaluate(async () => {
+      const state = await navigator.locks.query();
+      return [...(state.held ?? []), ...(state.pending ?? [])].map((lock) => lock.name);
+    });
+    expect(names.length).toBeGreaterThanOrEqual(2);
+    expect([...new Set(names)]).toEqual([expect.stringMatching(/^pollite:[0-9a-f]{64}$/) as string]);
     done = true;
     await waitFor(async () => (await logs(tabs)).every((log) => log.result === 'done'), 'every tab done');
     const after = await logs(tabs);

@@ -1,10 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBin, runCli } from './helpers/run-cli.js';
-import { expectCode } from './helpers/servers.js';
+import { json, scripted } from '../helpers/server.js';
+import { expectCode, serverPool } from './helpers/servers.js';
 
 beforeAll(() => ensureBin());
 
 const SECRET = 'hunter2secret';
+const servers = serverPool();
 
 describe.concurrent('a URL carrying credentials is refused without printing them', { timeout: 60_000 }, () => {
   it.each([
@@ -31,5 +33,30 @@ describe.concurrent('a URL carrying credentials is refused without printing them
     expectCode(run, 64);
     expect(run.stderr).not.toContain(SECRET);
     expect(run.stderr).toBe("pollite: unknown option '--proxy=http://***@127.0.0.1/'\nRun 'pollite --help' for usage.\n");
+  });
+});
+
+describe.concurrent('a URL is printed as the library prints it: query values and fragment as ***', { timeout: 60_000 }, () => {
+  it('the request line, the verdict and the summary of a poll (-v)', async () => {
+    const server = await servers.http(scripted([json(200, { status: 'done' })]));
+    const run = await runCli([`${server.url}/jobs?api_key=${SECRET}&page=2#t=${SECRET}`, '-u', 'status=done', '-v', '--no-color']);
+    expectCode(run, 0);
+    expect(run.stdout + run.stderr).not.toContain(SECRET);
+    expect(run.stdout + run.stderr).toContain(`> GET ${server.url}/jobs?api_key=***&page=***#***`);
+    expect(run.stdout).toContain(`\ndone: ${server.url}/jobs?api_key=***&page=***#*** (status=done) after `);
+    expect(server.requests[0]!.path).toBe(`/jobs?api_key=${SECRET}&page=2`);
+  });
+
+  it('an HTTP error line', async () => {
+    const server = await servers.http(scripted([json(404, {})]));
+    const run = await runCli([`${server.url}/jobs?sig=${SECRET}`, '-u', 'status=done', '--no-color']);
+    expect(run.stderr).toContain(`HTTP 404 Not Found from ${server.url}/jobs?sig=***`);
+    expect(run.stdout + run.stderr).not.toContain(SECRET);
+  });
+
+  it('a usage error echoing the URL, and its guess', async () => {
+    const run = await runCli([`api.example.test/jobs?api_key=${SECRET}`, '-u', 'status=done']);
+    expectCode(run, 64);
+    expect(run.stderr).toBe("pollite: 'api.example.test/jobs?api_key=***' is not an http(s) URL: did you mean http://api.example.test/jobs?api_key=*** ?\nRun 'pollite --help' for usage.\n");
   });
 });

@@ -51,31 +51,31 @@ describe('pollite demo on a virtual clock', () => {
         '[  3.0s] 200 running 20%',
         '[  3.5s] 304 unchanged',
         // Retry-After: 3 is the floor; the spread above it is the seed's.
-        '[  4.0s] 503 - retry in 3.2 s (Retry-After)',
-        '[  7.2s] 503 - retry in 3.5 s (Retry-After)',
-        '[ 10.7s] 500 - retry in 1.1 s (backoff)',
-        '[ 11.8s] 200 running 60%',
-        '[ 13.8s] 200 running 80%',
-        '[ 15.7s] 200 done 100%',
-        'done: http://127.0.0.1:PORT/jobs/1 (status=done) after 15.7s',
+        '[  4.0s] 503 - retry in 3.0 s (Retry-After)',
+        '[  7.0s] 503 - retry in 3.2 s (Retry-After)',
+        '[ 10.2s] 500 - retry in 2.1 s (backoff)',
+        '[ 12.3s] 200 running 80%',
+        '[ 12.8s] 304 unchanged',
+        '[ 15.3s] 200 done 100%',
+        'done: http://127.0.0.1:PORT/jobs/1 (status=done) after 15.3s',
         '',
         '                                    pollite   setInterval + fetch',
         '---------------------------------   -------   -------------------',
-        'requests sent                            11                    30',
+        'requests sent                            15                    30',
         'requests during the 503 outage            2                     8',
         'requests that ignored Retry-After         0                    12',
-        'bytes received                        307 B                 989 B',
-        '304 Not Modified answers                  2                     0',
-        'saw the job finish after             15.7 s                15.0 s',
+        'bytes received                        264 B                 989 B',
+        '304 Not Modified answers                  7                     0',
+        'saw the job finish after             15.3 s                15.0 s',
         '',
-        'pollite sent 19 fewer requests (63% fewer) for the same job, and never one while told to wait.',
+        'pollite sent 15 fewer requests (50% fewer) for the same job, and never one while told to wait.',
         '',
       ].join('\n'),
     );
-    expect(run.stderr).toBe('pollite: 11 requests, 2 × 304, 3 retries, 307 B received in 15.7s\n');
+    expect(run.stderr).toBe('pollite: 15 requests, 7 × 304, 3 retries, 264 B received in 15.3s\n');
     expect(run.stdout + run.stderr).not.toMatch(CONTROL_CHARACTERS);
     // The demo ends when pollite sees the job done (the naive poller saw it first): no grace period waited out.
-    expect(run.elapsed).toBe(15_701.59130859375);
+    expect(run.elapsed).toBe(15_301);
     // Every timer of both pollers, the API and the demo was cleared or fired.
     expect(run.pending).toBe(0);
   });
@@ -85,7 +85,7 @@ describe('pollite demo on a virtual clock', () => {
     expect(second).toEqual(first);
   });
 
-  it('takes its randomness from `random`: with 0, no spread above Retry-After and no backoff', { timeout: 30_000 }, async () => {
+  it('takes its randomness from `random`: with 0, no spread above Retry-After and the least backoff', { timeout: 30_000 }, async () => {
     vi.spyOn(Math, 'random');
     const run = await virtualDemo(() => 0);
     expect(run.stdout.split('\n').filter((line) => line.startsWith('['))).toEqual([
@@ -96,13 +96,14 @@ describe('pollite demo on a virtual clock', () => {
       '[  3.5s] 304 unchanged',
       // Retry-After: 3 to the millisecond, twice (the display shows a repeated answer once).
       '[  4.0s] 503 - retry in 3.0 s (Retry-After)',
-      // The backoff draws 0; the interval is its floor.
-      '[ 10.0s] 500 - retry in 0.5 s (backoff)',
+      // poll's own backoff at its lowest: 1.5 times max(interval, 1 s).
+      '[ 10.0s] 500 - retry in 1.5 s (backoff)',
       '[ 11.5s] 200 running 60%',
-      '[ 13.5s] 200 running 80%',
-      '[ 15.4s] 200 done 100%',
+      '[ 12.0s] 200 running 80%',
+      '[ 12.5s] 304 unchanged',
+      '[ 15.0s] 200 done 100%',
     ]);
-    expect(row(run.stdout, 'requests sent')).toEqual(['13', '30']);
+    expect(row(run.stdout, 'requests sent')).toEqual(['16', '30']);
     expect(Math.random).not.toHaveBeenCalled();
   });
 });

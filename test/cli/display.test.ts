@@ -1,6 +1,4 @@
-import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { commandDeadline } from '../../src/cli/command-deadline.js';
 import { describeBody } from '../../src/cli/describe-body.js';
 import { colorsFor } from '../../src/cli/display/colors.js';
 import { countDown, liveLine } from '../../src/cli/display/live-line.js';
@@ -161,31 +159,10 @@ describe('--json output (writeBody)', () => {
     expect(out.chunks).toHaveLength(1);
   });
 
-  it('on a terminal: decoded, without escapes, ending with a newline', () => {
+  it('on a terminal: decoded, control characters shown escaped, ending with a newline', () => {
     const out = stream(true);
     writeBody(out, bytes);
-    writeBody(out, Buffer.from('[1,\n2]\n'));
-    expect(out.writes).toEqual(['{"a":"x\ufffd"}\n', '[1,\n2]\n']);
-  });
-});
-
-describe('the command deadline (commandDeadline)', () => {
-  it('aborts with a TimeoutError from a plain timer, and release leaves nothing on the parent', async () => {
-    const parent = new AbortController();
-    const run = commandDeadline(parent.signal, 20);
-    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(1);
-    await new Promise((resolve) => run.signal.addEventListener('abort', resolve));
-    expect((run.signal.reason as DOMException).name).toBe('TimeoutError');
-    run.release();
-    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
-  });
-
-  it('passes the parent abort on with its reason; without a timeout it is the parent itself', () => {
-    const parent = new AbortController();
-    const run = commandDeadline(parent.signal, 60_000);
-    parent.abort(new Error('interrupted'));
-    expect((run.signal.reason as Error).message).toBe('interrupted');
-    run.release();
-    expect(commandDeadline(parent.signal, undefined).signal).toBe(parent.signal);
+    writeBody(out, Buffer.from('[1,\r\n2]\n'));
+    expect(out.writes).toEqual(['{"a":"\\u001b[2Jx\ufffd"}\n', '[1,\r\n2]\n']);
   });
 });

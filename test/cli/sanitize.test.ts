@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactCredentials, redactUrl } from '../../src/cli/redact-credentials.js';
-import { sanitize, stripTerminalControls } from '../../src/cli/sanitize.js';
+import { escapeTerminalControls, sanitize } from '../../src/cli/sanitize.js';
 import { serverSays } from '../../src/cli/server-says.js';
 
 describe('sanitize: every server-controlled string before a terminal or a log line', () => {
@@ -25,40 +24,13 @@ describe('sanitize: every server-controlled string before a terminal or a log li
     expect(sanitize('abc', 3)).toBe('abc');
   });
 
-  it('stripTerminalControls keeps newlines and tabs (a multi-line body on a terminal)', () => {
-    expect(stripTerminalControls('{\n\t"a": "\x1b[2J\u009b1mx\r"\n}')).toBe('{\n\t"a": "x"\n}');
-  });
-});
-
-describe('redactCredentials: every printed URL and usage error', () => {
-  it.each([
-    ['user:hunter2@host/', '***@host/'],
-    ['ftp://user:hunter2@host/a', 'ftp://***@host/a'],
-    ['ws://user:hunter2@host/', 'ws://***@host/'],
-    ['wss://user:hunter2@host/', 'wss://***@host/'],
-    ['//user:hunter2@host/', '//***@host/'],
-    ['sftp://user:hunter2@host/', 'sftp://***@host/'],
-    ['http://user:hun/ter2@host/', 'http://***@host/'],
-    ['http:\\\\user:hunter2@host/', 'http://***@host/'],
-    ['https://TOKEN@host/', 'https://***@host/'],
-    ["ftp://user:hun'ter 2@host/", 'ftp://***@host/'],
-    ['--proxy=http://user:hun/ter2@host/', '--proxy=http://***@host/'],
-    ['user:hun//ter2@host/', '***@host/'],
-    ['user:hun=//ter2@host/', '***@host/'],
-    ['http://user:hun//ter2@host/', 'http://***@host/'],
-  ])('redactUrl(%j) is %j', (url, redacted) => {
-    expect(redactUrl(url)).toBe(redacted);
-    expect(redactUrl(redacted)).toBe(redacted);
-  });
-
-  it('leaves URLs without credentials alone, an @ in their path included', () => {
-    expect(redactUrl('http://127.0.0.1:3000/users/@me?x=@y')).toBe('http://127.0.0.1:3000/users/@me?x=@y');
-    expect(redactUrl('https://example.test/')).toBe('https://example.test/');
-  });
-
-  it('redacts each URL-ish token of a message, quoted or not', () => {
-    expect(redactCredentials("'ftp://u:hunter2@h/' is not an http(s) URL, nor is //a:b@c")).toBe("'ftp://***@h/' is not an http(s) URL, nor is //***@c");
-    expect(redactCredentials('no credentials here: http://h/')).toBe('no credentials here: http://h/');
+  it('escapeTerminalControls shows each control escaped, but newlines, tabs and the CR of a CRLF (a multi-line body on a terminal)', () => {
+    expect(escapeTerminalControls('{\r\n\t"a": "\x1b[2J\u009b1mx\r\u0000\u007f\u2028\u202e\u2066"\n}')).toBe(
+      '{\r\n\t"a": "\\u001b[2J\\u009b1mx\\u000d\\u0000\\u007f\\u2028\\u202e\\u2066"\n}',
+    );
+    // An OSC left open hides nothing that follows it.
+    expect(escapeTerminalControls('a\x1b]0;title\nrest')).toBe('a\\u001b]0;title\nrest');
+    expect(escapeTerminalControls('plain \u00e9 \ud83d\ude00')).toBe('plain \u00e9 \ud83d\ude00');
   });
 });
 

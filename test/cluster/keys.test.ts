@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cooldownKeys, jobKeys, randomId, sha256 } from '../../src/cluster/keys.js';
-import { shareKey } from '../../src/cooperate/index.js';
+import { shareKey } from '../../src/cooperate/share-key.js';
 import { requestFactory } from '../../src/http/request.js';
 
 // The names pollite gives things in Redis: they must be the same in every

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCluster } from '../../src/cluster/index.js';
 import { jobKeys, sha256 } from '../../src/cluster/keys.js';
-import { shareKey } from '../../src/cooperate/index.js';
+import { shareKey } from '../../src/cooperate/share-key.js';
 import { requestFactory } from '../../src/http/request.js';
 import { poll, type PollEvent, type PollFeature } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
@@ -119,6 +119,32 @@ describe('cluster.share(): a follower', () => {
     expect(events.find((e) => e.type === 'wait')).toEqual({ type: 'wait', delay: 30, at: 5050 });
     expect(r.names().slice(0, 3)).toEqual(['ACQUIRE', 'ACQUIRE', 'PUBLISH']);
     expect(server.requests).toHaveLength(1);
+    await cluster.close();
+  });
+
+  it.each([
+    ['a wait longer than its own maxRetryAfter (or interval) is cut to it', 'w100000000000', [{ type: 'wait', delay: 300, at: 5300 }]],
+    ['a wait that is no finite number is ignored', 'wInfinity', []],
+  ])('as the next leader, %s', async (_name, message, waits) => {
+    server = await counting();
+    const r = scriptedRedis(leading({ ACQUIRE: acquires([0, -2, '0', LEASE], [1, -2, '0', LEASE]) }));
+    const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE });
+    const events: PollEvent[] = [];
+    const done = poll<{ n: number }>(`${server.url}/job`, {
+      interval: 60,
+      maxRetryAfter: 300,
+      use: [cluster.share()],
+      env: { now: () => 5000 },
+      onEvent: (e) => void events.push(e),
+      isDone: (b) => b.n === 1,
+    });
+    await until(() => roles(events).length === 1, 'the role', 2000);
+    const channel = r.sent[0]!.keys[0]!.slice(0, -':lease'.length);
+    r.publish(channel, message);
+    r.publish(channel, 'r');
+    expect((await done).n).toBe(1);
+    expect(roles(events)).toEqual(['follower', 'leader']);
+    expect(events.filter((e) => e.type === 'wait')).toEqual(waits);
     await cluster.close();
   });
 
@@ -501,7 +527,13 @@ describe('cluster.share(): one check at a time, and what leaving stops', () => {
       },
     };
     await expect(poll(`${server.url}/job`, { use: [broken], isDone: () => false })).rejects.toThrow(new Error('feature broke'));
+    // Without a key, a feature after the share that runs the loop keeps the poll in this process: it still rejects.
     await expect(poll(`${server.url}/job`, { use: [cluster.share(), broken], isDone: () => false })).rejects.toThrow(new Error('feature broke'));
+    expect(r.names()).toEqual([]);
+    // With one, the poll is one job across processes (a lease in Redis).
+    await expect(poll(`${server.url}/job`, { use: [cluster.share({ key: 'broken is the same everywhere' }), broken], isDone: () => false })).rejects.toThrow(
+      new Error('feature broke'),
+    );
     // The lease it took is given back once its only caller is settled.
     await until(() => r.names().includes('RELEASE'), 'the release', 2000);
     expect(r.names()).toEqual(['ACQUIRE', 'RELEASE']);

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearCooldowns, cooldownScope, originCooldown, recordedCooldowns } from '../../src/cooldown/origin-cooldown.js';
-import { retryCooldown } from '../../src/cooldown/retry-cooldown.js';
 import { realClock } from '../../src/env/clock.js';
-import { fetchWithRetry } from '../../src/index.js';
+import { fetchWithRetry, retry } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
 
 // The edges of the origin cooldown that mutation testing found untested: which statuses have a
@@ -101,7 +100,7 @@ describe('cooldown: the URL of an error that carries a response', () => {
     await response.arrayBuffer();
     for (const error of [{ name: 'HTTPError', response }, { name: 'HTTPError', response, url: new URL(response.url) }]) {
       clearCooldowns();
-      retryCooldown(clock, Infinity).noteError(error);
+      await expect(retry(() => Promise.reject(error), { retries: 0, env: clock })).rejects.toBe(error);
       expect(originCooldown(`${server.url}/job`).delay(1_000_000, () => 0)).toBe(10_000);
     }
   });

@@ -58,17 +58,31 @@ describe('origin cooldown across poll, retry and fetchWithRetry', () => {
     expect(paths()).toContain('/a');
   });
 
-  it('a cooldown wait that would end past the deadline is not started: fetchWithRetry rejects at once, sending nothing', async () => {
+  it('a cooldown that ends past the deadline sends nothing: fetchWithRetry waits for the deadline and times out at it, never before', async () => {
     server = await outageServer();
     const clock = virtualClock({ random: 0 });
     const polled = poll(`${server.url}/outage`, { isDone: () => true, env: clock.env() });
     await until(() => clock.pending() === 1, 'the cooldown set by the 503');
     const started = clock.now();
-    const error = (await fetchWithRetry(`${server.url}/a`, { retry: { env: clock.env(), timeout: 700 } }).catch((e: unknown) => e)) as DOMException;
+    let settled: unknown;
+    const fetched = fetchWithRetry(`${server.url}/a`, { retry: { env: clock.env(), timeout: 700 } }).then(
+      () => (settled = 'resolved'),
+      (e: unknown) => (settled = e),
+    );
+    await until(() => clock.pending() === 2, 'the deadline');
+    // The cooldown (10 s, a server's floor) cannot be undercut and crosses the 700 ms deadline: no try fits.
+    await clock.advance(699);
+    expect(settled).toBeUndefined();
+    expect(paths()).toEqual(['/outage']);
+    await clock.advance(1);
+    await fetched;
+    const error = settled as DOMException;
     expect(error).toBeInstanceOf(DOMException);
     expect(error.name).toBe('TimeoutError');
-    expect(error.message).toBe('Retrying would wait past its 700 ms deadline');
-    expect(clock.now()).toBe(started);
+    expect(error.message).toBe('Retrying timed out after 700 ms');
+    // Nothing was tried: no failure to name as the cause.
+    expect((error as { cause?: unknown }).cause).toBeUndefined();
+    expect(clock.now()).toBe(started + 700);
     expect(paths()).toEqual(['/outage']);
     await clock.advance(10_000);
     await polled;

@@ -54,10 +54,16 @@ describe('the delay of a cooldown', () => {
     expect(delayFor(untilAt, honoured, now, random)).toBe(delay);
   });
 
-  it("caps the time left at the caller's own maxRetryAfter, then adds the spread", () => {
-    expect(delayFor(122_000, 0, 2000, 0, 1000)).toBe(1000);
-    expect(delayFor(122_000, 0, 2000, 1, 1000)).toBe(1200);
+  it("never waits past the caller's own maxRetryAfter: a longer time left is spread below it, a shorter one up to it", () => {
+    // 120 s left, capped at 1 s: spread over [1000 / 1.2, 1000], in whole ms (rounded up).
+    expect(delayFor(122_000, 0, 2000, 0, 1000)).toBe(834);
+    expect(delayFor(122_000, 0, 2000, 0.5, 1000)).toBe(917);
+    expect(delayFor(122_000, 0, 2000, 1, 1000)).toBe(1000);
+    // Under the cap, the time left is never undercut and the 20 % spread shrinks to fit under the cap.
     expect(delayFor(2500, 0, 2000, 0, 1000)).toBe(500);
+    expect(delayFor(2500, 0, 2000, 1, 1000)).toBe(600);
+    expect(delayFor(2900, 0, 2000, 0.5, 1000)).toBe(950);
+    expect(delayFor(2900, 0, 2000, 1, 1000)).toBe(1000);
   });
 
   it('is counted as honoured once told: the same cooldown is never waited twice', () => {
@@ -112,7 +118,7 @@ describe('origin cooldown', () => {
     expect(paths(server).slice(1).sort()).toEqual(['/b', '/c', '/d', '/outage']);
   });
 
-  it("another caller's Retry-After: 120 holds a poll with maxRetryAfter: 1000 at most 1.2 s", async () => {
+  it("another caller's Retry-After: 120 holds a poll with maxRetryAfter: 1000 at most 1 s", async () => {
     const server = await outageServer(503, '120');
     const clock = virtualClock({ random: 1 });
     const events: PollEvent[] = [];
@@ -120,8 +126,11 @@ describe('origin cooldown', () => {
     await until(() => clock.pending() === 1, 'the 503');
     const capped = poll<Job>(`${server.url}/b`, { isDone, maxRetryAfter: 1000, env: clock.env(), onEvent: (e) => events.push(e) });
     await until(() => clock.pending() === 2, 'the capped cooldown wait');
-    expect(events).toEqual([{ type: 'cooldown', delay: 1200, at: clock.now() + 1200, origin: server.url }]);
-    await clock.advance(1200);
+    // random 1: the top of the spread below the cap, [1000 / 1.2, 1000], is the cap itself.
+    expect(events).toEqual([{ type: 'cooldown', delay: 1000, at: clock.now() + 1000, origin: server.url }]);
+    await clock.advance(999);
+    expect(paths(server)).toEqual(['/outage']);
+    await clock.advance(1);
     await capped;
     expect(paths(server)).toEqual(['/outage', '/b']);
     await clock.advance(144_000);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearCooldowns, paceByData, type PaceByDataOptions } from '../../src/cooperate/index.js';
 import { requestFactory } from '../../src/http/request.js';
+import { serverWait } from '../../src/http/server-wait.js';
 import { normalizePollOptions } from '../../src/poll/normalize-poll-options.js';
 import { poll, type PollAnswer, type PollEvent } from '../../src/index.js';
 import { recordingEnv } from '../helpers/env.js';
@@ -17,11 +18,11 @@ afterEach(async () => {
 });
 
 type Signal = 'unchanged' | 'changed' | { retryAfter: string };
+/** An answer as the loop tells it to its features: with the server's wait read once from its headers (`asked`). */
+const told = (status: number, headers: Headers, at: number): PollAnswer => ({ status, headers, at, asked: serverWait(status, headers, at) });
 /** The answer a signal stands for: a 304, a new body, or a 304 with a Retry-After (seconds). */
 const answerOf = (signal: Signal, i: number): PollAnswer =>
-  signal === 'changed'
-    ? { status: 200, headers: new Headers(), data: { i }, at: 0 }
-    : { status: 304, headers: new Headers(signal === 'unchanged' ? {} : { 'retry-after': signal.retryAfter }), at: 0 };
+  signal === 'changed' ? { ...told(200, new Headers(), 0), data: { i } } : told(304, new Headers(signal === 'unchanged' ? {} : { 'retry-after': signal.retryAfter }), 0);
 /** The waits one loop's paceByData chooses after each answer, the loop's interval being 2000. */
 const walk = (signals: Signal[], options: PaceByDataOptions = { min: 1000, max: 8000 }): number[] => {
   const hooks = paceByData(options).attach!({ request: requestFactory('http://127.0.0.1:7001/job', {}), settings: normalizePollOptions(undefined).settings })!;
@@ -82,14 +83,15 @@ describe('poll with paceByData, against a real server', () => {
     expect(waits(events)).toEqual([100, 300, 900, 100]);
   });
 
-  it('a Retry-After on a 202 sets the next wait; the core holds it as a floor, above max too (capped by maxRetryAfter), with the spread', async () => {
+  it('a Retry-After on a 202 sets the next wait; the core holds it as a floor, above max too, with the spread, never past maxRetryAfter', async () => {
     server = await startServer(
       scripted([json(202, { status: 'queued' }, { 'retry-after': '5' }), json(202, { status: 'queued2' }, { 'retry-after': '600' }), json(200, { status: 'done' })]),
     );
     const events: PollEvent[] = [];
     await poll<{ status: string }>(server.url, { isDone: (j) => j.status === 'done', use: [paceByData({ min: 1000, max: 60_000 })], env: recordingEnv().env, onEvent: (e) => events.push(e) });
-    // recordingEnv draws 0.5: 5 s + 10 %; 600 s is capped at maxRetryAfter (300 s), + 10 %.
-    expect(waits(events)).toEqual([5500, 330_000]);
+    // recordingEnv draws 0.5: 5 s + 10 %; 600 s is above maxRetryAfter (300 s), a hard cap: spread below it,
+    // over [300 s / 1.2, 300 s], halfway: 250 s + 25 s.
+    expect(waits(events)).toEqual([5500, 275_000]);
   });
 
   it('an unchanged 202 with Retry-After: 1 waits 1 s (plus the spread) each time: the header sets the wait, the growth does not override it', async () => {
@@ -110,7 +112,8 @@ describe('poll with paceByData, against a real server', () => {
       env: recordingEnv({ random: 0 }).env,
       onEvent: (e) => events.push(e),
     });
-    expect(events.find((e) => e.type === 'retry')).toMatchObject({ delay: 1000, retryAfter: 1000 });
+    // A wait of a second asked by the server paces the poll: not a failure.
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({ delay: 1000, retryAfter: 1000, paced: true, failures: 0 });
     expect(waits(events)[0]).toBe(1000);
   });
 
@@ -155,8 +158,8 @@ describe('the pacing rule at its edges', () => {
     const hooks = paceByData(options).attach!({ request: requestFactory('http://127.0.0.1:7001/job', {}), settings })!;
     return answers.map((answer) => hooks.pace!(2000, answer));
   };
-  const ok = (data: unknown, headers: Record<string, string> = {}, at = 0): PollAnswer => ({ status: 200, headers: new Headers(headers), data, at });
-  const notModified304: PollAnswer = { status: 304, headers: new Headers(), at: 0 };
+  const ok = (data: unknown, headers: Record<string, string> = {}, at = 0): PollAnswer => ({ ...told(200, new Headers(headers), at), data });
+  const notModified304: PollAnswer = told(304, new Headers(), 0);
 
   it('accepts min = max and factor 1 (the bounds are inclusive), and refuses infinite ones with the exact messages', () => {
     expect(paced([notModified304, notModified304], { min: 1000, max: 1000 })).toEqual([1000, 1000]);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearCooldowns, shareTabs } from '../../src/cooperate/index.js';
 import { shareKey } from '../../src/cooperate/share-key.js';
@@ -35,8 +36,10 @@ const counting = async (): Promise<TestServer> => {
   let n = 0;
   return startServer((_req, res) => sendJson(res, 200, { n: ++n }));
 };
+/** The name of the Web Lock and BroadcastChannel of `url`'s poll: the SHA-256 of its key, so no URL or header is in it. */
+const nameOf = (url: string, init: RequestInit = {}): string => `pollite:${createHash('sha256').update(shareKey(requestFactory(url, init))!).digest('hex')}`;
 /** The channel the tabs of `url`'s poll talk on. */
-const channelOf = (url: string): TrackedChannel => new TrackedChannel(`pollite:${shareKey(requestFactory(url, {}))!}`);
+const channelOf = (url: string): TrackedChannel => new TrackedChannel(nameOf(url));
 const described = (e: PollEvent): string => (e.type === 'share' ? `share:${e.role}` : e.type === 'wait' ? `wait:${e.delay}` : e.type);
 
 describe('shareTabs() with Web Locks and BroadcastChannel', () => {
@@ -82,6 +85,8 @@ describe('shareTabs() with Web Locks and BroadcastChannel', () => {
       onEvent: (e) => events.push(e),
     });
     const leader = channelOf(url);
+    // This tab listens once it has named its lock and channel (a hash, computed asynchronously).
+    await until(() => locks.names.includes(nameOf(url)), 'this tab in the queue');
     leader.postMessage({ data: { n: 7 }, sentAt: clock.now() });
     leader.postMessage({ nextAt: clock.now() + 5000 }); // e.g. the Retry-After it was told
     await until(() => updates.length === 1, 'the body broadcast by the leader');

@@ -1,6 +1,4 @@
 import type { Socket } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constant, fetchWithRetry, isHttpError, isParseError, isPollGaveUpError, isRetryableError, isTimeoutError, poll } from '../../src/index.js';
@@ -8,12 +6,18 @@ import { ensureBin, runCli } from '../cli/helpers/run-cli.js';
 import { realTimersEnv } from '../helpers/env.js';
 import { trackListeners } from '../helpers/event-listeners.js';
 import { slowRuns, watchUnhandled } from '../property/runs.js';
-import { startRawServer, type RawServer } from './raw-server.js';
+import { expectNothingLeft, sampleMemory, startRawServer, timersNow, type RawServer } from './raw-server.js';
 
 // Issue 13: generated hostile servers (raw node:net, so HTTP can be broken at will) against poll,
 // fetchWithRetry reading the body, and the built bin. Whatever the server does, each settles
 // within its deadline plus a margin, with one of its documented outcomes, bounded memory, nothing
 // left behind (timers, abort listeners, connections) and no unhandled rejection.
+//
+// Issue 33's classes are generated beside it, with the same servers and leak checks
+// (./raw-server.ts): compressed bodies bounded by their decoded size
+// (decompression.property.test.ts), credentials only to the origins the caller named
+// (operation-origins), server-named URLs of other schemes (odd-schemes), and shared loops only
+// among callers of one identity (share-identity).
 
 /**
  * Runs per property. Every case costs real seconds (stalls wait out their deadline; the bin is a
@@ -164,58 +168,26 @@ function answer(socket: Socket, a: Hostile, path: string, index: number): void {
   }
 }
 
-/**
- * A raw server answering from `script`; `answering()` counts the connections that carried a
- * request and are still open, `firstRequestAt()` is `performance.now()` at the first request.
- */
-async function serve(script: readonly Hostile[]): Promise<RawServer & { answering(): number; firstRequestAt(): number | undefined }> {
-  const answered = new Set<Socket>();
+/** A raw server answering from `script`; `firstRequestAt()` is `performance.now()` at the first request. */
+async function serve(script: readonly Hostile[]): Promise<RawServer & { firstRequestAt(): number | undefined }> {
   const times: { firstRequestAt?: number } = {};
   const server = await startRawServer((socket, index) => {
     times.firstRequestAt ??= performance.now();
-    answered.add(socket);
-    socket.on('close', () => answered.delete(socket));
     answer(socket, script[Math.min(index, script.length - 1)]!, '/job', index);
   });
-  return Object.assign(server, { answering: () => answered.size, firstRequestAt: () => times.firstRequestAt });
+  return Object.assign(server, { firstRequestAt: () => times.firstRequestAt });
 }
 
 // ---- measuring ----------------------------------------------------------------------------------
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
 /**
- * Peak heap plus off-heap (Buffers, ArrayBuffers) growth during a case. The limit: the largest
- * honest body here is OVERSIZED (17 MiB), which poll's default parser holds about four times over
- * at its peak (undici's chunks, the concatenation, the string, JSON.parse's copy): about 70 MiB.
+ * The most a case's heap plus off-heap (Buffers, ArrayBuffers) may grow ({@link sampleMemory}).
+ * The largest honest body here is OVERSIZED (17 MiB), which poll's default parser holds about four
+ * times over at its peak (undici's chunks, the concatenation, the string, JSON.parse's copy): about 70 MiB.
  * 128 MiB leaves room for collection lag; an unbounded read of an endless error body (the CLI's
  * old clone, measured at 230-330 MB/s) passes it well within the 600 ms deadline.
  */
 const MEMORY_LIMIT = 128 * 2 ** 20;
-function sampleMemory(): { stop(): number } {
-  const used = (): number => {
-    const m = process.memoryUsage();
-    return m.heapUsed + m.external;
-  };
-  gc();
-  const base = used();
-  let peak = base;
-  const timer = setInterval(() => (peak = Math.max(peak, used())), 5);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return Math.max(peak, used()) - base;
-    },
-  };
-}
-
-const timersNow = (): number => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
-async function eventually(check: () => boolean, ms = 2000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
-  return check();
-}
 
 /**
  * Every listener on every AbortSignal and EventTarget, the signals pollite makes for its loop, its
@@ -224,30 +196,6 @@ async function eventually(check: () => boolean, ms = 2000): Promise<boolean> {
  */
 const listeners = trackListeners();
 afterAll(() => listeners.uninstall());
-
-/**
- * What must hold after any in-process call has settled and its caller let go of what it was
- * handed: no pollite timer armed, no listener of pollite's left on any signal or EventTarget (and
- * some were added: the count saw the run), none of anyone's on the caller's signal, every
- * connection that carried a request closed (one undici opened but never used may idle in its
- * pool), and no timer in the process beyond those there were before.
- */
-async function expectNothingLeft(
-  server: RawServer & { answering(): number },
-  pending: () => number,
-  signal: AbortSignal,
-  timersBefore: number,
-  context: string,
-): Promise<void> {
-  expect(pending(), `pollite timers still armed: ${context}`).toBe(0);
-  expect(listeners.live(undefined, 'code'), `pollite's listeners left: ${context}`).toEqual([]);
-  expect(listeners.added('code'), `listeners pollite added: ${context}`).toBeGreaterThan(0);
-  expect(listeners.live(signal), `listeners left on the caller's signal: ${context}`).toEqual([]);
-  expect(await eventually(() => server.answering() === 0), `${server.answering()} answered connection(s) still open: ${context}`).toBe(true);
-  await server.close();
-  // undici's own timers (keep-alive, its coarse clock) end a second after its last connection.
-  expect(await eventually(() => timersNow() <= timersBefore), `timers: ${timersNow()} now, ${timersBefore} before: ${context}`).toBe(true);
-}
 
 const TIMEOUT = 600;
 const REQUEST_TIMEOUT = 200;
@@ -270,7 +218,7 @@ const isRedirectLoop = (error: unknown): boolean =>
 async function measureRun<O>(script: readonly Hostile[], call: (url: string, signal: AbortSignal, env: ReturnType<typeof realTimersEnv>['env']) => Promise<O>) {
   const server = await serve(script);
   const timersBefore = timersNow();
-  const memory = sampleMemory();
+  const memory = await sampleMemory();
   const controller = new AbortController();
   const { env, pending } = realTimersEnv({ random: 0.5 });
   listeners.forget();
@@ -308,7 +256,7 @@ describe('a hostile server against the in-process API', () => {
           // The caller owns an HttpError's response (body unread, as documented): it lets go of it.
           if (isHttpError(error)) await error.response.body?.cancel();
         }
-        await expectNothingLeft(server, pending, controller.signal, timersBefore, context);
+        await expectNothingLeft({ servers: [server], pending, signal: controller.signal, timersBefore, listeners }, context);
         expect(unhandled.seen).toEqual([]);
       }),
       { numRuns: runs(40) },
@@ -335,7 +283,7 @@ describe('a hostile server against the in-process API', () => {
           // network failure, a broken-off body, a redirect loop.
           expect(isTimeoutError(error) || isRetryableError(error) || isRedirectLoop(error), context).toBe(true);
         }
-        await expectNothingLeft(server, pending, controller.signal, timersBefore, context);
+        await expectNothingLeft({ servers: [server], pending, signal: controller.signal, timersBefore, listeners }, context);
         expect(unhandled.seen).toEqual([]);
       }),
       { numRuns: runs(40) },

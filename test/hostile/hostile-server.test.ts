@@ -153,22 +153,28 @@ describe('poll against a hostile server', () => {
     expectNothingLeft(outcome);
   });
 
-  it('Retry-After: 99999999999 is clamped to maxRetryAfter', async () => {
+  it('Retry-After: 99999999999 is held under maxRetryAfter, a hard cap: spread below it, over [cap / 1.2, cap]', async () => {
     server = await startServer(scripted([(res) => sendJson(res, 503, {}, { 'retry-after': '99999999999' }), done]));
     const outcome = await hostilePoll(server.url, { isDone, maxRetryAfter: 60_000, scale: 0 });
-    expect(outcome.delays).toEqual([60_000]);
+    // random 0: the bottom of the spread below the cap, 60 s / 1.2.
+    expect(outcome.delays).toEqual([50_000]);
+    expect(outcome.events.find((e) => e.type === 'retry')).toMatchObject({ delay: 50_000, retryAfter: 60_000, paced: true, failures: 0 });
     expect(outcome.error).toEqual({ resolved: { status: 'done' } });
     expectNothingLeft(outcome);
   });
 
-  it('Retry-After: 99999999999 with a 1 s timeout: rejects at once, without starting a wait it cannot finish', async () => {
+  it('Retry-After: 99999999999 with a 1 s timeout: sends nothing more, starts no wait it cannot finish, and times out at the deadline', async () => {
     server = await startServer(scripted([(res) => sendJson(res, 503, {}, { 'retry-after': '99999999999' })]));
+    // Real timers: the 503 must be in before the deadline passes (a virtual clock would fire the deadline at once, mid-request).
     const outcome = await hostilePoll(server.url, { isDone, timeout: 1000 });
     expect(isTimeoutError(outcome.error)).toBe(true);
-    expect((outcome.error as Error).message).toMatch(/would wait past/);
+    expect((outcome.error as Error).message).toBe('Polling timed out after 1000 ms');
     expect((outcome.error as { cause?: unknown }).cause).toBeInstanceOf(HttpError);
-    // Only the deadline's own timer was ever armed: no 300 s wait was started.
+    expect((outcome.error as { cause: HttpError }).cause.status).toBe(503);
+    // Only the deadline's own timer was ever armed: the server's floor (250 s) crosses the deadline, so no wait
+    // was started, and the call ended when that timer fired: at the deadline, never before.
     expect(outcome.delays).toEqual([1000]);
+    expect(outcome.events.find((e) => e.type === 'retry')).toMatchObject({ retryAfter: 300_000, paced: true });
     expect(server.requests).toHaveLength(1);
     expectNothingLeft(outcome);
   });

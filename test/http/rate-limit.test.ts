@@ -59,6 +59,41 @@ describe('parseRateLimit: every dialect the limiters speak', () => {
   });
 });
 
+describe('parseRateLimit: a draft-8+ list of quotas, the one that binds read', () => {
+  it.each([
+    ['the day binds, listed second', '"burst";r=4;t=1, "day";r=0;t=3600', { remaining: 0, reset: 300_000 }],
+    ['the day binds, listed first', '"day";r=0;t=3600, "burst";r=4;t=1', { remaining: 0, reset: 300_000 }],
+    ['of two spent quotas, the later reset', '"burst";r=0;t=1, "hour";r=0;t=60, "minute";r=0;t=5', { remaining: 0, reset: 60_000 }],
+    ['none spent: the fewest left', '"a";r=9;t=1, "b";r=2;t=30, "c";r=5;t=60', { remaining: 2, reset: 30_000 }],
+    ['a quota that says nothing of what is left loses to one that does', '"a";t=50, "b";r=3;t=2', { remaining: 3, reset: 2000 }],
+    ['with nothing left unsaid, the later reset', '"a";t=5, "b";t=7', { remaining: null, reset: 7000 }],
+    ['tokens, spaces after the separators, and other parameters', 'burst; r=4; t=1; pk=:YWJj:,  day; r=0; t=9', { remaining: 0, reset: 9000 }],
+    ['a malformed quota counts as unsaid', '"a";r=-1;t=x, "b";r=1;t=2', { remaining: 1, reset: 2000 }],
+    ['a name holding separators and r=0 says nothing', '"x,y;r=0;t=99";r=3;t=1', { remaining: 3, reset: 1000 }],
+    ['an escaped quote does not end the name', String.raw`"a\";r=0;t=99,";r=5;t=1`, { remaining: 5, reset: 1000 }],
+    ['of two spent quotas, one with no reset: the one that says when', '"a";r=0, "b";r=0;t=0.5', { remaining: 0, reset: 500 }],
+    ['the same, listed the other way', '"b";r=0;t=0.5, "a";r=0', { remaining: 0, reset: 500 }],
+    ['a parameter without a value is no key, and hides no later one', '"a";rx;r=0;tx;t=5', { remaining: 0, reset: 5000 }],
+    ['a count past 2^1024 is no count', `"a";r=${'9'.repeat(400)};t=9, "b";r=7;t=1`, { remaining: 7, reset: 1000 }],
+    ['draft-7 is one quota spread over its members', 'limit=10, remaining=0, reset=5', { remaining: 0, reset: 5000 }],
+    ['draft-7 beside draft-8 quotas: the one that binds', 'remaining=4, reset=1, "day";r=0;t=7', { remaining: 0, reset: 7000 }],
+  ])('%s', (_label, ratelimit, expected) => {
+    expect(parseRateLimit(h({ ratelimit }), NOW)).toEqual(expected);
+  });
+
+  it('the headers of draft-6 fill in what the binding quota leaves unsaid', () => {
+    expect(parseRateLimit(h({ ratelimit: '"a";r=0, "b";r=1;t=9', 'ratelimit-reset': '4' }), NOW)).toEqual({ remaining: 0, reset: 4000 });
+    expect(parseRateLimit(h({ ratelimit: '"a";t=3', 'ratelimit-remaining': '0' }), NOW)).toEqual({ remaining: 0, reset: 3000 });
+  });
+
+  it('serverWait waits for the binding quota, wherever it is listed', () => {
+    expect(serverWait(200, h({ ratelimit: '"burst";r=4;t=1, "day";r=0;t=3600' }), NOW)).toBe(3_600_000);
+    expect(serverWait(200, h({ ratelimit: '"day";r=0;t=3600, "burst";r=4;t=1' }), NOW)).toBe(3_600_000);
+    expect(serverWait(200, h({ ratelimit: '"burst";r=4;t=1, "day";r=7;t=3600' }), NOW)).toBeNull();
+    expect(serverWait(429, h({ ratelimit: '"burst";r=4;t=1, "day";r=7;t=3600' }), NOW)).toBe(1000);
+  });
+});
+
 describe('serverWait: what the server asked for, in one number', () => {
   it('the longer of Retry-After and the announced reset, never undercutting a Retry-After', () => {
     expect(serverWait(429, h({ 'retry-after': '2', 'ratelimit-reset': '5' }), NOW)).toBe(5000);
@@ -115,7 +150,7 @@ describe('the retry decision hears a limiter that sends no Retry-After', () => {
   const policy: RetryPolicy = { retries: 3, backoff: () => 100, maxRetryAfter: 300_000, interval: 0, countPaced: false, isRetryableStatus: () => true };
   it('a 429 with only X-RateLimit-Reset waits for the reset (plus the spread), not counted', () => {
     const failure = { type: 'status' as const, status: 429, headers: h({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 3) }) };
-    expect(retryDecision(failure, 0, policy, NOW, 0.5)).toEqual({ retry: true, delay: 3300, failures: 0, reason: 'status', status: 429, retryAfter: 3000 });
+    expect(retryDecision(failure, 0, policy, NOW, 0.5)).toMatchObject({ retry: true, delay: 3300, failures: 0, reason: 'status', status: 429, retryAfter: 3000 });
   });
   it('koa-ratelimit\'s Retry-After: 0 in a window\'s last second, with a precise reset 350 ms ahead: counted, at least a second', () => {
     const failure = { type: 'status' as const, status: 429, headers: h({ 'retry-after': '0', 'x-ratelimit-reset': String((NOW + 350) / 1000) }) };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { conditional } from '../../src/http/conditional.js';
 import { requestFactory } from '../../src/http/request.js';
-import { poll } from '../../src/index.js';
+import { fetchWithRetry, poll } from '../../src/index.js';
 import { recordingEnv } from '../helpers/env.js';
 import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 
@@ -122,5 +122,42 @@ describe('in a realm with a location (a page, a worker, an Electron renderer, js
       ['"a"', 'no-cache'],
     ]);
     expect(requestFactory('jobs/1', {}).url).toBe(`${server.url}/app/jobs/1`);
+  });
+});
+
+describe('the request each attempt sends', () => {
+  it("a lower-case method is the method: `method: 'get'` and `'put'` are retried as GET and PUT", async () => {
+    for (const method of ['get', 'put']) {
+      server = await startServer(scripted([(res) => sendJson(res, 503, {}), (res) => sendJson(res, 200, {})]));
+      const response = await fetchWithRetry(server.url, { method, retry: { env: recordingEnv().env } });
+      expect(response.status).toBe(200);
+      expect(server.requests.map((r) => r.method)).toEqual([method.toUpperCase(), method.toUpperCase()]);
+      expect(requestFactory(server.url, { method }).method).toBe(method.toUpperCase());
+      await server.close();
+      server = undefined;
+    }
+  });
+
+  it('a Request with a body is sent whole on every poll: each attempt sends a clone', async () => {
+    server = await startServer(scripted([(res) => sendJson(res, 200, { status: 'a' }), (res) => sendJson(res, 200, { status: 'b' }), (res) => sendJson(res, 200, { status: 'done' })]));
+    const input = new Request(`${server.url}/search`, { method: 'POST', body: '{"q":1}', headers: { 'content-type': 'application/json' } });
+    await poll<Job>(input, { isDone, conditional: false, env: recordingEnv().env });
+    expect(server.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+      ['POST', '/search', '{"q":1}'],
+      ['POST', '/search', '{"q":1}'],
+      ['POST', '/search', '{"q":1}'],
+    ]);
+    expect(input.bodyUsed).toBe(false);
+  });
+
+  it("init's method, headers and body win over the Request's", async () => {
+    const factory = requestFactory(new Request('http://127.0.0.1:9/x', { method: 'POST', body: 'r', headers: { a: 'request', b: 'request' } }), {
+      method: 'put',
+      body: 'i',
+      headers: { b: 'init' },
+    });
+    expect([factory.method, factory.headers, factory.body]).toEqual(['PUT', { a: 'request', b: 'init', 'content-type': 'text/plain;charset=UTF-8' }, 'i']);
+    expect(requestFactory('http://127.0.0.1:9/x', {}).method).toBe('GET');
+    expect(requestFactory('http://127.0.0.1:9/x', {}).body).toBeNull();
   });
 });

@@ -30,7 +30,7 @@ describe('createFetchState against a real server, in an injected clock', () => {
   it('is loading from its creation (attempt 1 of 4) and sends nothing before start(); a null url is idle', async () => {
     server = await startServer(scripted([json(200, { rows: 1 })]));
     const state = createFetchState<Report>(server.url);
-    expect(state.getSnapshot()).toEqual({ status: 'loading', loading: true, data: undefined, error: undefined, attempt: 1, limit: 4, nextAttemptAt: undefined });
+    expect(state.getSnapshot()).toEqual({ status: 'loading', loading: true, data: undefined, error: undefined, attempt: 1, limit: 4, nextAttemptAt: undefined, paced: false });
     await settle();
     expect(server.requests).toHaveLength(0);
     const none = createFetchState(null, { retries: 1 });

@@ -32,7 +32,7 @@ describe('createPollState against a real server, in an injected clock', () => {
   it('is idle and sends nothing before start(); its snapshot is the same object until a change', async () => {
     server = await startServer(scripted([json(200, { status: 'done' })]));
     const state = createPollState<Job>(server.url, { isDone, retries: 2 });
-    expect(state.getSnapshot()).toEqual({ status: 'idle', data: undefined, error: undefined, attempt: 0, limit: 3, nextAttemptAt: undefined, paused: false });
+    expect(state.getSnapshot()).toEqual({ status: 'idle', data: undefined, error: undefined, attempt: 0, limit: 3, nextAttemptAt: undefined, paused: false, paced: false });
     expect(state.getSnapshot()).toBe(state.getSnapshot());
     await settle();
     expect(server.requests).toHaveLength(0);

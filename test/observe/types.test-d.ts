@@ -14,6 +14,8 @@ describe('the observable states', () => {
     if (s.status === 'error') expectTypeOf(s.data).toEqualTypeOf<Job | undefined>();
     if (s.status === 'idle') expectTypeOf(s.nextAttemptAt).toEqualTypeOf<undefined>();
     if (s.status === 'polling') expectTypeOf(s.error).toEqualTypeOf<undefined>();
+    if (s.status === 'polling') expectTypeOf(s.paced).toEqualTypeOf<boolean>();
+    if (s.status !== 'polling') expectTypeOf(s.paced).toEqualTypeOf<false>();
   });
 
   it('a fetch snapshot narrows on status and loading', () => {
@@ -22,6 +24,8 @@ describe('the observable states', () => {
     if (s.status === 'done') expectTypeOf(s.data).toEqualTypeOf<Job>();
     if (s.loading) expectTypeOf(s.status).toEqualTypeOf<'loading'>();
     if (!s.loading) expectTypeOf(s.nextAttemptAt).toEqualTypeOf<undefined>();
+    if (s.loading) expectTypeOf(s.paced).toEqualTypeOf<boolean>();
+    if (!s.loading) expectTypeOf(s.paced).toEqualTypeOf<false>();
   });
 
   it('the countdown counts any state, in whole seconds or undefined', () => {

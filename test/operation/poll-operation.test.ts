@@ -3,7 +3,7 @@ import { PolliteError, type PollEvent } from '../../src/index.js';
 import { isOperationFailedError, OperationFailedError, pollOperation } from '../../src/operation/index.js';
 import type { TestServer } from '../helpers/server.js';
 import { instantEnv } from './helpers/instant-env.js';
-import { empty, json, lines, routes } from './helpers/routes.js';
+import { empty, json, lines, routes, type Answer } from './helpers/routes.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -33,10 +33,10 @@ describe('Azure: Operation-Location or Azure-AsyncOperation, a status, a resourc
     });
     expect(result).toEqual({ answer: 42 });
     expect(lines(server)).toEqual(['POST /v1/jobs', 'GET /v1/ops/1?api-version=2', 'GET /v1/ops/1?api-version=2', 'GET /v1/ops/1?api-version=2', 'GET /results/1']);
-    // The start's Retry-After (3 s) before the first poll, the monitor's (5 s) over the 1 s interval, spread as
+    // The start's Retry-After (3 s) before the first poll, the monitor's (5 s) over the 1 s interval, each spread as
     // every Retry-After is (random 0.5: +10 %, so a fleet told the same does not come back at once), then the interval.
-    expect(delays).toEqual([3000, 5500, 1000]);
-    expect(events.filter((e) => e.type === 'wait').map((e) => (e as { delay: number }).delay)).toEqual([3000, 5500, 1000]);
+    expect(delays).toEqual([3300, 5500, 1000]);
+    expect(events.filter((e) => e.type === 'wait').map((e) => (e as { delay: number }).delay)).toEqual([3300, 5500, 1000]);
     expect(updates).toEqual([{ status: 'Running' }, { status: 'running' }, { status: 'succeeded', resourceLocation: '/results/1' }]);
   });
 
@@ -104,8 +104,8 @@ describe('Location: a 202 monitor, answered 202 while running', () => {
     const { env, delays } = instantEnv();
     expect(await pollOperation(`${server.url}/exports`, { ...post, operation: { env, interval: 500 } })).toEqual({ rows: 3, status: 'archived' });
     expect(lines(server)).toEqual(['POST /exports', 'GET /exports/9/status', 'GET /exports/9/status', 'GET /exports/9/status', 'GET /exports/9/file']);
-    // The monitor's 202 Retry-After (2 s) spread by 10 % (random 0.5).
-    expect(delays).toEqual([1000, 2200, 500]);
+    // The start's Retry-After (1 s) and the monitor's 202 Retry-After (2 s), each spread by 10 % (random 0.5).
+    expect(delays).toEqual([1100, 2200, 500]);
   });
 
   it('a monitor that answers 200 with the result itself; and one that answers 200 with a Location to it', async () => {
@@ -120,6 +120,23 @@ describe('Location: a 202 monitor, answered 202 while running', () => {
     expect(await pollOperation(`${server.url}/a`, { ...post, operation: { env } })).toEqual({ id: 'a' });
     expect(await pollOperation(`${server.url}/b`, { ...post, operation: { env } })).toEqual({ id: 'b' });
     expect(lines(server)).toEqual(['POST /a', 'GET /a/m', 'GET /a/m', 'POST /b', 'GET /b/m', 'GET /b/m', 'GET /b/result']);
+  });
+
+  it('a monitor whose 202 is plain text ("Still working") is still running; a 200 that is not JSON is a ParseError', async () => {
+    const text = (status: number, body: string): Answer => (res) => {
+      res.writeHead(status, { 'content-type': 'text/plain' });
+      res.end(body);
+    };
+    server = await routes({
+      'POST /a': [empty(202, { location: '/a/m' })],
+      'GET /a/m': [text(202, 'Still working'), text(202, 'Still working'), json(200, { id: 'a' })],
+      'POST /b': [empty(202, { location: '/b/m' })],
+      'GET /b/m': [text(200, 'Done, sort of')],
+    });
+    const { env } = instantEnv();
+    expect(await pollOperation(`${server.url}/a`, { ...post, operation: { env } })).toEqual({ id: 'a' });
+    await expect(pollOperation(`${server.url}/b`, { ...post, operation: { env } })).rejects.toMatchObject({ name: 'ParseError', status: 200 });
+    expect(lines(server)).toEqual(['POST /a', 'GET /a/m', 'GET /a/m', 'GET /a/m', 'POST /b', 'GET /b/m']);
   });
 
   it('a 202 whose body is plain text ("Accepted") is still followed', async () => {

@@ -4,7 +4,7 @@ import { isHttpError, type HttpError } from '../../src/index.js';
 import { pollOperation } from '../../src/operation/index.js';
 import { REFUSED_URL, type TestServer } from '../helpers/server.js';
 import { instantEnv } from './helpers/instant-env.js';
-import { empty, json, lines, routes } from './helpers/routes.js';
+import { empty, json, lines, routes, type Answer } from './helpers/routes.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -28,6 +28,36 @@ describe('the start request', () => {
     await expect(pollOperation(`${server.url}/lost`, post)).rejects.toThrow(
       new TypeError(`Expected \`operationUrl\` to find the operation: the 202 from ${server.url}/lost names no Operation-Location, Azure-AsyncOperation or Location`),
     );
+  });
+
+  it('a GET start with no init at all; its answer is the result', async () => {
+    server = await routes({ 'GET /now': [json(200, { id: 3 })] });
+    expect(await pollOperation(`${server.url}/now`)).toEqual({ id: 3 });
+  });
+
+  it("the start's body: one that does not parse is a ParseError when it is the result, and nothing when the answer names a monitor", async () => {
+    const garbage = (status: number, headers: Record<string, string> = {}): Answer => (res) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end('{"half":');
+    };
+    server = await routes({
+      'POST /now': [garbage(200)],
+      'POST /made': [garbage(201, { 'operation-location': '/ops/1' })],
+      'GET /ops/1': [json(200, { status: 'Succeeded' })],
+    });
+    await expect(pollOperation(`${server.url}/now`, post)).rejects.toMatchObject({ name: 'ParseError', status: 200, url: `${server.url}/now` });
+    expect(await pollOperation(`${server.url}/made`, post)).toEqual({ status: 'Succeeded' });
+  });
+
+  it("a 202's body that the caller's parse cannot read is nothing: operationUrl still finds the monitor", async () => {
+    server = await routes({ 'POST /jobs': [json(202, { name: 'operations/1' })], 'GET /v1/operations/1': [json(200, { done: true, response: 7 })] });
+    const { env } = instantEnv();
+    const parse = async (response: Response): Promise<unknown> => {
+      if (response.status === 202) throw new Error('not for me');
+      return response.json();
+    };
+    const result = await pollOperation(`${server.url}/jobs`, { ...post, operation: { env, parse, operationUrl: ({ body }) => (body === undefined ? '/v1/operations/1' : '/wrong') } });
+    expect(result).toBe(7);
   });
 
   it('a POST start is sent once: a 503 rejects with an HttpError after one request', async () => {
@@ -134,10 +164,27 @@ describe('options are validated before anything is sent', () => {
     expect(sent).toBe(0);
   });
 
+  it('a name that is no option is refused, named with its place (operation.), and an option of operation given beside it is sent there', async () => {
+    await expect(pollOperation(REFUSED_URL, { operation: { intervall: 5 } as object })).rejects.toThrow(new TypeError('Unknown option `operation.intervall`: did you mean `operation.interval`?'));
+    for (const name of ['retries', 'trustedOrigins']) {
+      await expect(pollOperation(REFUSED_URL, { [name]: 1 } as RequestInit)).rejects.toThrow(
+        new TypeError(`Expected \`${name}\` to be given as \`operation.${name}\`: the second argument is fetch's init, with the operation options under \`operation\``),
+      );
+    }
+  });
+
+  it('a signal that is none is refused before the start is sent', async () => {
+    server = await routes({ 'POST /jobs': [empty(202, { location: '/jobs/1' })] });
+    await expect(pollOperation(`${server.url}/jobs`, { ...post, signal: {} as AbortSignal })).rejects.toThrow(new TypeError('Expected `signal` to be an AbortSignal'));
+    expect(server.requests).toEqual([]);
+  });
+
   it('a bad input or init, and an operationUrl that returns no URL', async () => {
     await expect(pollOperation('http://[bad')).rejects.toThrow(TypeError);
     await expect(pollOperation(REFUSED_URL, 'x' as unknown as RequestInit)).rejects.toThrow(new TypeError('Expected `init` to be an object'));
     await expect(pollOperation(REFUSED_URL, { operation: 'x' as unknown as object })).rejects.toThrow(new TypeError('Expected `operation` to be an object'));
+    await expect(pollOperation(REFUSED_URL, null as unknown as RequestInit)).rejects.toThrow(new TypeError('Expected `init` to be an object'));
+    await expect(pollOperation(REFUSED_URL, { operation: null as unknown as object })).rejects.toThrow(new TypeError('Expected `operation` to be an object'));
     server = await routes({ 'POST /jobs': [json(200, { name: 'x' })] });
     await expect(pollOperation(`${server.url}/jobs`, { ...post, operation: { operationUrl: () => 'http://[bad' } })).rejects.toThrow(
       new TypeError('Expected `operationUrl` to be a function returning a URL, got http://[bad'),

@@ -13,7 +13,8 @@ describe('the types of pollOperation', () => {
             expectTypeOf(answer).toEqualTypeOf<OperationAnswer<Status>>();
             return status.state === 'done';
           },
-          isFailed: (status) => status.state !== 'done',
+          isFailed: async (status) => status.state !== 'done',
+          trustedOrigins: ['https://ops.example'],
           onUpdate: (status) => expectTypeOf(status).toEqualTypeOf<Status>(),
           operationUrl: (start) => (start.headers.get('x-monitor') ?? undefined),
         },

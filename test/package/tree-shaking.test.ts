@@ -23,17 +23,19 @@ async function kept(code: string): Promise<string[]> {
 }
 
 describe('a feature that is not imported costs zero bytes', () => {
-  it('import { poll } carries no cooperation and no retry loop', async () => {
+  it('import { poll } carries the one attempt engine, and no cooperation and nothing of retry', async () => {
     const files = await kept("import { poll } from './src/index.ts'; globalThis.x = poll;");
     expect(files.filter((f) => /src\/(cooperate|retry|backoff\/(?!ceiling))/.test(f))).toEqual([]);
-    expect(files).toContain('src/poll/pauses.ts');
+    expect(files).toContain('src/engine/run-attempts.ts');
+    expect(files).toContain('src/engine/pauses.ts');
     expect(files).toContain('src/cooldown/origin-cooldown.ts');
   });
 
-  it('retry and fetchWithRetry carry no visibility, online or focus source, and no poll loop', async () => {
+  it('retry and fetchWithRetry carry the same engine, and no visibility, online or focus source, no pause and nothing of poll', async () => {
     for (const code of ["import { retry } from './src/index.ts'; globalThis.x = retry;", "import { fetchWithRetry, createRetryBudget } from './src/index.ts'; globalThis.x = [fetchWithRetry, createRetryBudget];"]) {
       const files = await kept(code);
-      expect(files.filter((f) => /src\/(env\/(visibility|online|focus|environment)|poll|cooperate)\b/.test(f)), code).toEqual([]);
+      expect(files.filter((f) => /src\/(env\/(visibility|online|focus|environment)|engine\/pauses|poll|cooperate)\b/.test(f)), code).toEqual([]);
+      expect(files, code).toContain('src/engine/run-attempts.ts');
     }
   });
 

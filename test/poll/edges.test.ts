@@ -215,12 +215,21 @@ describe('poll: deadlines', () => {
     expect([(gaveUp.cause as DOMException).name, (gaveUp.cause as DOMException).message]).toEqual(['TimeoutError', 'Request timed out after 50 ms']);
   });
 
-  it('says how long the refused wait was and how much time was left', async () => {
+  it('never undercuts a Retry-After that crosses the deadline: sends nothing more and rejects at the deadline, not before', async () => {
     server = await startServer(scripted([json(503, {}, { 'retry-after': '60' })]));
-    const { env } = recordingEnv({ auto: false, random: 0.5 });
-    const error = (await poll(server.url, { timeout: 5000, env }).catch((e: unknown) => e)) as DOMException;
-    expect(error.name).toBe('TimeoutError');
-    expect(error.message).toBe('Polling would wait past its deadline (a 66000 ms wait, 5000 ms left)');
+    const { clock, env } = recordingEnv({ auto: false, random: 0.5 });
+    const started = clock.now();
+    let settled = false;
+    const error = poll(server.url, { timeout: 5000, env }).catch((e: unknown) => e).finally(() => (settled = true));
+    // Waiting for the deadline itself: only its own timer is pending.
+    await until(() => server!.requests.length === 1 && clock.pending('env') === 1, 'the wait for the deadline');
+    await clock.advance(4999);
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    const timedOut = (await error) as DOMException;
+    expect([timedOut.name, timedOut.message]).toEqual(['TimeoutError', 'Polling timed out after 5000 ms']);
+    expect(clock.now() - started).toBe(5000);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('starts a wait that ends exactly at the deadline, which then fires', async () => {

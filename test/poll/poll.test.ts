@@ -128,10 +128,10 @@ describe('poll against a real server', () => {
     );
     const { env, delays } = recordingEnv({ random: 0.9 });
     await poll<Job>(server.url, { isDone, interval: 500, maxRetryAfter: 10_000, env });
-    // The cap applies to the floor; the spread above it still parts clients that were capped alike.
-    // A Retry-After of 0 is counted and waits the default backoff (1.5 to 2.25 times the interval, at least
-    // a second: 1 s × (1.5 + 0.75 × 0.9)), at least a second plus the spread.
-    expect(delays).toEqual([10_000 + 10_000 * 0.2 * 0.9, 1000 * (1.5 + 0.75 * 0.9)]);
+    // The cap is a hard maximum: a wait it cuts short is spread below it, over [cap / 1.2, cap], so
+    // clients capped alike still part. A Retry-After of 0 is counted and waits the default backoff
+    // (1.5 to 2.25 times the interval, at least a second: 1 s × (1.5 + 0.75 × 0.9)), at least a second plus the spread.
+    expect(delays).toEqual([Math.ceil(10_000 / 1.2 + (10_000 - 10_000 / 1.2) * 0.9), 1000 * (1.5 + 0.75 * 0.9)]);
   });
 
   it('falls back to backoff on a malformed Retry-After and counts the failure', async () => {
@@ -221,20 +221,21 @@ describe('poll against a real server', () => {
   });
 
   it('reports every event in order', async () => {
-    server = await startServer(scripted([json(503, {}, { 'retry-after': '1' }), json(200, { status: 'running' }), json(200, { status: 'done' })]));
+    server = await startServer(scripted([json(429, {}, { 'retry-after': '1' }), json(200, { status: 'running' }), json(200, { status: 'done' })]));
     const events: PollEvent[] = [];
     const now = 1_000_000;
     const { env } = recordingEnv({ random: 0 });
     await poll<Job>(server.url, { isDone, interval: 500, env: { ...env, now: () => now }, onEvent: (e) => events.push(e) });
     expect(events.map((e) => ({ ...e, ...('ms' in e ? { ms: 0 } : {}) }))).toEqual([
       { type: 'request', attempt: 1, conditional: false },
-      { type: 'response', status: 503, ms: 0 },
-      { type: 'retry', attempt: 1, failures: 0, delay: 1000, at: now + 1000, reason: 'status', status: 503, retryAfter: 1000 },
+      { type: 'response', status: 429, ms: 0 },
+      // Paced by the server: not a failure (failures 0, `paced`).
+      { type: 'retry', attempt: 1, failures: 0, delay: 1000, at: now + 1000, reason: 'status', status: 429, retryAfter: 1000, paced: true },
       { type: 'request', attempt: 1, conditional: false },
       { type: 'response', status: 200, ms: 0 },
-      // The 503 with Retry-After said the server is overwhelmed: the interval after it is stretched
-      // (500 ms × 2, less a sixteenth of the interval for the success).
-      { type: 'wait', delay: 968.75, at: now + 968.75 },
+      // The 429 said this poller asks too often: the interval after it is stretched (500 ms × 2,
+      // less 40 % of the excess for the success).
+      { type: 'wait', delay: 800, at: now + 800 },
       { type: 'request', attempt: 1, conditional: false },
       { type: 'response', status: 200, ms: 0 },
     ]);
@@ -332,27 +333,35 @@ describe('poll: abort and deadlines', () => {
     expect(error.name).toBe('TimeoutError');
   });
 
-  it('a deadline met after a recovery carries no stale failure as its cause', async () => {
+  it('a deadline met after a recovery carries no stale failure as its cause; an interval that would cross it is shortened for a last try', async () => {
     server = await startServer(scripted([json(500, {}), json(200, { status: 'running' })]));
     const clock = virtualClock();
+    const started = clock.now();
     const settled = poll(server.url, { timeout: 5000, interval: 3000, backoff: () => 0, env: clock.env() }).catch((e: unknown) => e);
     await until(() => server!.requests.length === 1 && clock.pending() === 2, 'the retry wait');
     await clock.advance(3000);
+    // The next interval (3 s from 3 s) would cross the 5 s deadline: the last try goes 1 ms before it.
+    await until(() => server!.requests.length === 2 && clock.pending() === 2, 'the shortened interval');
+    await clock.advance(1999);
+    await until(() => server!.requests.length === 3 && clock.pending() === 1, 'the wait for the deadline');
+    await clock.advance(1);
     const error = (await settled) as DOMException & { cause: unknown };
     expect(error.name).toBe('TimeoutError');
-    expect(error.message).toMatch(/would wait past its deadline/);
+    expect(error.message).toBe('Polling timed out after 5000 ms');
     expect(error.cause).toBeUndefined();
-    expect(server.requests).toHaveLength(2);
+    expect(clock.now() - started).toBe(5000);
+    expect(server.requests).toHaveLength(3);
   });
 
-  it('timeout does not start a wait that would end after the deadline, and carries the last failure', async () => {
+  it('a Retry-After past the deadline: TimeoutError at the deadline carrying the last failure, no wait timer of its own', async () => {
     server = await startServer(scripted([json(503, {}, { 'retry-after': '60' })]));
-    const { env, delays } = recordingEnv({ auto: false });
-    const started = Date.now();
-    const error = (await poll(server.url, { timeout: 5000, env }).catch((e: unknown) => e)) as DOMException & { cause: unknown };
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(error.name).toBe('TimeoutError');
-    expect(error.cause).toBeInstanceOf(HttpError);
+    const { clock, env, delays } = recordingEnv({ auto: false });
+    const error = poll(server.url, { timeout: 5000, env }).catch((e: unknown) => e);
+    await until(() => server!.requests.length === 1 && clock.pending('env') === 1, 'the wait for the deadline');
+    await clock.advance(5000);
+    const timedOut = (await error) as DOMException & { cause: unknown };
+    expect(timedOut.name).toBe('TimeoutError');
+    expect(timedOut.cause).toBeInstanceOf(HttpError);
     expect(delays).toEqual([5000]); // only the deadline timer itself
     expect(server.requests).toHaveLength(1);
   });

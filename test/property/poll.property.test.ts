@@ -2,15 +2,14 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isHttpError, isParseError, isPollGaveUpError, isTimeoutError, poll, type PollEvent } from '../../src/index.js';
 import { FC_RUNS, watchUnhandled } from './runs.js';
-import { answerArb, modelRun, pacedBy, scriptedFetch, subSecond, verdict, type Answer } from './scripted-server.js';
+import { fitWait, spreadWait, SPREAD, timedOutMessage } from './model-rules.js';
+import { answerArb, modelRun, scriptedFetch, verdict, type Answer } from './scripted-server.js';
 import { trackListeners } from '../helpers/event-listeners.js';
 import { flush, runVirtual, T0, VirtualPage, virtualClock, virtualEnv } from './virtual-world.js';
 
 // Model-based: generated server scripts, options and interruptions drive the
 // real `poll` in virtual time; every run is checked against the spec's model
 // and the invariants of issue 9 (shrunk to a minimal case on failure).
-
-const SPREAD = 0.2;
 
 const optionsArb = fc.record({
   interval: fc.integer({ min: 0, max: 100 }).map((n) => n * 10),
@@ -118,73 +117,132 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
     if (delivered && (sent.answer.kind === 'running' || sent.answer.kind === 'done')) lastEtag = sent.answer.etag;
   }
 
-  // Every wait between two requests, against the spec. Throttling (a 429, or a 503 with a Retry-After the
-  // client could read) stretches the interval after a success, and the floor of the wait after a 429:
-  // times 2^(1 + random) from at least the interval, four intervals at most; a sixteenth of the interval
-  // comes off with each success, and below the interval the stretch is gone.
-  // Also, after every request (the last one included), when its answer was known and the wait poll
-  // then planned, exactly (the random is fixed), not counting pauses, wakes and cooldowns; none after an end.
-  const knownAt: number[] = [];
-  const planned: Array<number | undefined> = [];
+  // Every wait between two requests, exactly, against the spec (the random is fixed). The total deadline
+  // fits each wait (fitWait): one that would cross it is shortened to a last try, never below the server's
+  // floor, or waits for the deadline, sending nothing more. Throttling (a 429, or a 503 with a Retry-After
+  // of a second or more) stretches the interval after a success, and the floor of the wait after a 429:
+  // times 2^(1 + random) from at least the interval, four intervals at most; each success takes 40 % off how
+  // far it is above the interval, gone once that is no more than 40 % of it. A request that never reached
+  // a server (refused) waits the interval. Every wait is whole ms. Pauses can only lengthen a wait, and the
+  // page coming back can end the wait after a 2xx or 304 early; the checks say which they allow.
+  const deadline = interruptions.timeout === undefined ? Infinity : T0 + interruptions.timeout;
+  const cutShort = aborted || (!settled.ok && isTimeoutError(settled.error));
+  // An answer the poll saw: the abort's and the deadline's timers, set before any request's, fire first at the same instant.
+  const seen = (at: number): boolean => at < settled.at || (at === settled.at && !cutShort);
+  const hiddenAt = (at: number): boolean => page.changes.filter((c) => c.at <= at).at(-1)?.hidden ?? interruptions.hiddenAtStart;
+  const retryEvents = events.filter((e): e is Extract<PollEvent, { type: 'retry' }> => e.type === 'retry');
+  const waitEvents = events.filter((e): e is Extract<PollEvent, { type: 'wait' }> => e.type === 'wait');
+  let retryEvent = 0;
+  let waitEvent = 0;
   let failures = 0;
   let slow = 0;
+  let lastMade = false;
+  /** The last failure seen since the last success: the cause of a TimeoutError. */
+  let lastFailure: { status: number; timedOut: boolean } | undefined;
+  /** When the last request's answer was known (or would have been, had the call not ended first). */
+  let lastKnown = T0;
   const I = options.interval;
+  const r = options.random;
+  const cap = options.maxRetryAfter;
   for (let i = 0; i < server.log.length; i++) {
     const sent = server.log[i]!;
+    const timedOut = options.requestTimeout !== undefined && (sent.answer.latency > options.requestTimeout || sent.answer.kind === 'stalled-body');
     // A stalled body fails when requestTimeout fires, not when its headers came.
-    const failedAt = sent.answer.kind === 'stalled-body' && sent.answer.latency < options.requestTimeout! ? sent.at + options.requestTimeout! : (sent.endedAt ?? Infinity);
-    knownAt.push(failedAt);
-    planned.push(undefined);
-    // The last request: only what poll planned after it.
-    const next = server.log[i + 1] ?? { at: Infinity };
-    const hasNext = i + 1 < server.log.length;
-    const gap = next.at - failedAt;
-    const hiddenAtEnd = page.changes.filter((c) => c.at <= sent.endedAt!).at(-1)?.hidden ?? interruptions.hiddenAtStart;
-    const undisturbed = !page.hiddenDuring(sent.endedAt!, next.at, hiddenAtEnd) && !options.cooldown;
-    const what = `wait after request ${i} (${JSON.stringify(sent.answer)}): ${gap} ms`;
+    const knownAt = sent.answer.kind === 'stalled-body' && sent.answer.latency < options.requestTimeout! ? sent.at + options.requestTimeout! : (sent.endedAt ?? Infinity);
+    lastKnown = knownAt;
+    if (!seen(knownAt)) {
+      expect(i, 'an answer the poll never saw, then another request').toBe(server.log.length - 1);
+      break;
+    }
+    const next = server.log[i + 1];
     const v = verdict(sent.answer, options.requestTimeout);
     const answered = !(options.requestTimeout !== undefined && sent.answer.latency > options.requestTimeout) && sent.end === 'response';
     const status = answered && sent.answer.kind === 'retryable' ? sent.answer.status : 0;
-    const readable = sent.answer.kind === 'retryable' && (sent.answer.retryAfter.form === 'seconds' || sent.answer.retryAfter.form === 'date');
-    const throttled = status === 429 || (status === 503 && readable && pacedBy(sent.answer.kind === 'retryable' ? sent.answer.retryAfter : { form: 'none' }));
-    if (throttled) slow = Math.min(4 * I, Math.max(slow, I) * 2 ** (1 + options.random));
-    else if (v === 'ok' && slow) slow = slow - I / 16 > I ? slow - I / 16 : 0;
-    const floorI = status === 429 ? Math.max(I, slow) : I;
+    // The server's wait, uncapped: a valid Retry-After (0 and dates past included); null when none or garbage.
+    const asked = status ? sent.retryAfterMs : null;
+    const throttled = status === 429;
+    if (throttled) slow = Math.min(4 * I, Math.max(slow, I) * 2 ** (1 + r));
+    else if (v === 'ok' && slow) slow = (3 * slow + 2 * I) / 5 > 1.4 * I ? (3 * slow + 2 * I) / 5 : 0;
+    const interval = status === 429 ? Math.max(I, slow) : I;
+    // The wait the spec chooses after this answer, whole ms, and the part of it the server asked for.
+    let planned: { delay: number; floor: number } | undefined;
     if (v === 'ok') {
       failures = 0;
-      const interval = Math.max(I, slow);
-      planned[i] = interval;
-      if (!hasNext) continue;
-      // An interval wait may end early when the page comes back; otherwise it is exactly the (stretched) interval.
-      const woken = page.changes.some((c) => !c.hidden && c.at >= sent.endedAt! && c.at <= next.at);
-      // Times near the epoch's 1.7e12 ms carry about 2e-4 ms of float error, so fractional waits compare to 1e-3.
-      if (!woken) expect(gap, what).toBeGreaterThanOrEqual(interval - 1e-3);
-      if (undisturbed) expect(gap, what).toBeCloseTo(interval, 2);
+      lastFailure = undefined;
+      planned = { delay: Math.ceil(Math.max(I, slow)), floor: 0 };
     } else if (v === 'paced') {
-      const retryAfter = sent.retryAfterMs!;
-      const floor = Math.max(floorI, Math.min(retryAfter, options.maxRetryAfter));
-      planned[i] = Math.max(floorI, Math.min(retryAfter, options.maxRetryAfter) * (1 + SPREAD * options.random));
-      if (!hasNext) continue;
-      expect(gap, `${what}: below the server's Retry-After ${retryAfter} ms`).toBeGreaterThanOrEqual(floor - 1e-3);
-      if (undisturbed) {
-        // The cap applies to the floor; the spread above it keeps capped clients apart.
-        const ceiling = Math.max(floorI, Math.min(options.maxRetryAfter, retryAfter) * (1 + SPREAD));
-        expect(gap, `${what}: above Retry-After plus its spread`).toBeLessThanOrEqual(ceiling + 1e-3);
-      }
+      lastFailure = { status, timedOut };
+      const delay = Math.ceil(Math.max(interval, spreadWait(asked!, r, cap)));
+      planned = { delay, floor: Math.min(delay, asked!, cap) };
     } else if (v === 'counted') {
       failures += 1;
-      const backedOff = floorI + failures * options.backoffStep;
-      // A Retry-After under a second (0, a date past) is counted, and waits at least a second plus the spread.
-      const underSecond = sent.answer.kind === 'retryable' && subSecond(sent.answer.retryAfter) && !(options.requestTimeout !== undefined && sent.answer.latency > options.requestTimeout);
-      if (failures <= options.retries) planned[i] = Math.max(backedOff, underSecond ? 1000 * (1 + SPREAD * options.random) : 0);
-      if (!hasNext) continue;
-      expect(gap, what).toBeGreaterThanOrEqual(Math.max(backedOff, underSecond ? 1000 : 0) - 1e-3);
-      if (undisturbed && !underSecond) expect(gap, what).toBeCloseTo(backedOff, 2);
-      if (undisturbed && underSecond) expect(gap, what).toBeLessThanOrEqual(Math.max(backedOff, 1000 * (1 + SPREAD)) + 1e-3);
+      lastFailure = { status, timedOut };
+      if (failures <= options.retries) {
+        const unreachable = sent.end === 'refused';
+        // A Retry-After under a second (0, a date past) is counted, and waits at least a second plus the spread (within the cap).
+        const delay = unreachable && I > 0 ? I : Math.ceil(Math.max(interval + failures * options.backoffStep, asked === null ? 0 : spreadWait(1000, r, cap)));
+        planned = { delay, floor: 0 };
+      }
+    }
+    // The end (done, an HttpError, a ParseError, given up) or a body that never ends: no wait, nothing after it.
+    if (!planned) {
+      expect(next, `a request after the end at request ${i}`).toBeUndefined();
+      continue;
+    }
+    const fit = fitWait(planned.delay, planned.floor, Math.min(knownAt - sent.at, (interruptions.timeout ?? 0) / 10), knownAt, deadline, lastMade);
+    if (fit.wait !== 'deadline') lastMade ||= fit.last;
+    const what = `wait after request ${i} (${JSON.stringify(sent.answer)}): ${next ? next.at - knownAt : 'none'} ms, planned ${planned.delay}, fitted ${fit.wait}`;
+
+    // The loop's own account of the wait: a `wait` event after a 2xx or 304, a `retry` event after a
+    // failure, `paced` when the server paced it (not counted), with the delay chosen (when the deadline kept it).
+    const kept = fit.wait === planned.delay;
+    if (v === 'ok') {
+      const event = waitEvents[waitEvent++];
+      expect(event, `${what}: its wait event`).toBeDefined();
+      if (kept) expect(event, what).toEqual({ type: 'wait', delay: planned.delay, at: knownAt + planned.delay });
+    } else {
+      const event = retryEvents[retryEvent++];
+      expect(event, `${what}: its retry event`).toBeDefined();
+      expect(event!.paced, `${what}: paced`).toBe(v === 'paced' ? true : undefined);
+      expect(event, what).toMatchObject({ attempt: failures + (v === 'paced' ? 1 : 0), failures, retryAfter: v === 'paced' ? Math.min(asked!, cap) : null });
+      if (kept) expect(event, what).toMatchObject({ delay: planned.delay, at: knownAt + planned.delay });
+    }
+
+    if (fit.wait === 'deadline') {
+      // Nothing more is sent: the poll waits for the deadline. Only the page coming back ends the wait after a 2xx or 304 early.
+      if (next) expect(v === 'ok' && page.changes.some((c) => !c.hidden && c.at >= knownAt && c.at <= next.at), `${what}: sent past the deadline's last try`).toBe(true);
+      continue;
+    }
+    const wait = fit.wait;
+    if (!next) {
+      // A try was due before the deadline: only the abort, a pause or the deadline (at the same instant) may have stopped it.
+      if (cutShort && !aborted && knownAt + wait < deadline && !page.hiddenDuring(knownAt, deadline, hiddenAt(knownAt))) {
+        expect.fail(`${what}: the try due at +${knownAt + wait - T0} ms, before the deadline at +${deadline - T0} ms, was never sent`);
+      }
+      continue;
+    }
+    const gap = next.at - knownAt;
+    const undisturbed = !page.hiddenDuring(sent.endedAt!, next.at, hiddenAt(sent.endedAt!));
+    if (v === 'ok') {
+      // An interval wait may end early when the page comes back.
+      const woken = page.changes.some((c) => !c.hidden && c.at >= sent.endedAt! && c.at <= next.at);
+      if (!woken) expect(gap, what).toBeGreaterThanOrEqual(wait);
+    } else {
+      expect(gap, what).toBeGreaterThanOrEqual(wait);
+    }
+    if (undisturbed) expect(gap, what).toBe(wait);
+    if (v === 'paced') {
+      // The server's wait is never undercut, not even by the deadline; one above the cap, by no more than its spread below the cap.
+      expect(gap, `${what}: below the server's Retry-After ${asked} ms`).toBeGreaterThanOrEqual(asked! <= cap ? asked! : cap / (1 + SPREAD));
+      // The cap is a hard maximum.
+      if (undisturbed) expect(gap, `${what}: above maxRetryAfter`).toBeLessThanOrEqual(Math.max(Math.ceil(interval), cap));
     }
   }
+  expect([retryEvent, waitEvent], 'one retry or wait event per wait, no more').toEqual([retryEvents.length, waitEvents.length]);
+  // Each case polls its own origin: its own cooldowns are never waited twice, so no cooldown ever holds it.
+  expect(events.filter((e) => e.type === 'cooldown')).toEqual([]);
+
   // The outcome: the spec's model, unless the abort or the deadline came first.
-  const deadline = interruptions.timeout === undefined ? Infinity : T0 + interruptions.timeout;
   expect(server.log.length).toBeLessThanOrEqual(model.requests);
   expect(settled.at, 'settled after the deadline').toBeLessThanOrEqual(deadline);
   const requestEvents = events.filter((e): e is Extract<PollEvent, { type: 'request' }> => e.type === 'request');
@@ -195,20 +253,18 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
     expect(!settled.ok && settled.error, 'rejects with signal.reason').toBe(reason);
     expect(settled.at, 'settles the moment the signal aborts').toBe(T0 + interruptions.abortAt!);
   } else if (!settled.ok && isTimeoutError(settled.error)) {
-    // A TimeoutError only when the deadline was due: the model's own end had not come by then, and
-    // poll settled at the deadline itself, or when an answer came and the wait it planned after it
-    // would have ended past the deadline.
+    // A TimeoutError only when the deadline was due: the model's own end had not come by then, and poll
+    // settled at the deadline itself, never before, with the last failure since the last success as its cause.
     expect(interruptions.timeout, 'a TimeoutError without a timeout').toBeDefined();
-    const last = server.log.length - 1;
-    const lastKnown = last >= 0 ? knownAt[last]! : T0;
     const modelEnded = server.log.length === model.requests && model.outcome.type !== 'hang' && lastKnown < deadline;
     expect(modelEnded, `a TimeoutError, though the model's last answer came at +${lastKnown - T0} ms, before the deadline`).toBe(false);
-    if (settled.at !== deadline) {
-      const early = `a TimeoutError at +${settled.at - T0} ms, before the deadline at +${deadline - T0} ms`;
-      expect((settled.error as Error).message, early).toMatch(/would wait past its deadline/);
-      expect(Math.abs(settled.at - lastKnown), `${early}: not when the last answer came (+${lastKnown - T0} ms)`).toBeLessThan(1e-3);
-      expect(lastKnown + planned[last]!, `${early}: the wait it planned (${planned[last]} ms) ends before the deadline`).toBeGreaterThan(deadline - 1e-3);
-    }
+    expect(settled.at, 'a TimeoutError before the deadline').toBe(deadline);
+    expect((settled.error as Error).message).toBe(timedOutMessage('Polling', interruptions.timeout!));
+    const cause = (settled.error as { cause?: unknown }).cause;
+    if (lastFailure === undefined) expect(cause, 'a cause, though no failure came since the last success').toBeUndefined();
+    else if (lastFailure.status) expect(isHttpError(cause) && cause.status, 'the last failed status as the cause').toBe(lastFailure.status);
+    else if (lastFailure.timedOut) expect(isTimeoutError(cause), 'the last timed-out request as the cause').toBe(true);
+    else expect(cause, 'the last network failure as the cause').toBeInstanceOf(TypeError);
   } else {
     expect(server.log.length, 'requests sent').toBe(model.requests);
     const outcome = model.outcome;
@@ -228,8 +284,9 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
   const parsedBodies = server.log.filter((s) => s.end === 'response' && ['ok', 'done'].includes(verdict(s.answer, options.requestTimeout)) && s.answer.kind !== 'not-modified');
   expect(updates.length, 'onUpdate once per parsed 2xx').toBe(parsedBodies.length);
 
-  // No wait pollite asked for is negative or non-finite.
-  for (const ms of clock.delays) expect(Number.isFinite(ms) && ms >= 0, `timer of ${ms} ms`).toBe(true);
+  // No wait pollite asked for is negative, non-finite or a fraction of a ms (every other timer here is whole ms too).
+  for (const ms of clock.delays) expect(Number.isInteger(ms) && ms >= 0, `timer of ${ms} ms`).toBe(true);
+  for (const e of events) if ('delay' in e) expect(Number.isInteger(e.delay) && Number.isInteger(e.at), `${e.type} event of ${e.delay} ms at ${e.at}`).toBe(true);
   expect(unhandled.seen, 'unhandled rejections').toEqual([]);
 }
 

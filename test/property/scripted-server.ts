@@ -18,17 +18,19 @@ export type Answer =
   | { kind: 'retryable'; status: number; retryAfter: RetryAfterForm; latency: number }
   | { kind: 'fatal'; status: number; latency: number }
   | { kind: 'drop'; latency: number }
+  /** The connection is refused after `latency`: a request that never reached a server (`unreachable`). */
+  | { kind: 'refused'; latency: number }
   | { kind: 'bad-json'; latency: number };
 
 /** What the server saw and did for one request. */
 export interface SentRequest {
   at: number;
-  /** When the request ended for the client: response delivered, connection dropped or aborted. */
+  /** When the request ended for the client: response delivered, connection dropped or refused, or aborted. */
   endedAt?: number;
   ifNoneMatch: string | null;
   hiddenAtSend: boolean;
   answer: Answer;
-  end?: 'response' | 'dropped' | 'aborted';
+  end?: 'response' | 'dropped' | 'refused' | 'aborted';
   /** The Retry-After the client should read, ms, measured when it was sent; null when invalid or absent. */
   retryAfterMs: number | null;
 }
@@ -59,6 +61,7 @@ export const answerArb: fc.Arbitrary<Answer> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('fatal' as const), status: fc.constantFrom(400, 401, 403, 404, 410, 422, 301), latency }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('drop' as const), latency }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('refused' as const), latency }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('bad-json' as const), latency }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('stalled-body' as const), etag: fc.constantFrom('"stalled"', 'W/"s"'), latency }) },
 );
@@ -127,6 +130,11 @@ export function scriptedFetch(clock: VirtualClock, page: VirtualPage, script: An
             reject(new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }));
             return;
           }
+          if (answer.kind === 'refused') {
+            finish('refused');
+            reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:80'), { code: 'ECONNREFUSED' }) }));
+            return;
+          }
           finish('response');
           resolve(respond(answer, index, sent, clock.now()));
         },
@@ -158,6 +166,7 @@ function respond(answer: Answer, index: number, sent: SentRequest, now: number):
     case 'stalled-body':
       return new Response(new ReadableStream({ start: () => undefined }), { status: 200, headers: { 'content-type': 'application/json', etag: answer.etag } });
     case 'drop':
+    case 'refused':
       throw new Error('unreachable');
   }
 }
@@ -165,10 +174,6 @@ function respond(answer: Answer, index: number, sent: SentRequest, now: number):
 /** Whether a Retry-After paces the client: a valid one of a second or more (`0` and dates past are counted failures). */
 export const pacedBy = (form: RetryAfterForm): boolean =>
   (form.form === 'seconds' && form.seconds >= 1) || (form.form === 'date' && form.offsetSeconds >= 2);
-
-/** A valid Retry-After under a second: a counted failure whose wait is at least a second plus the spread. */
-export const subSecond = (form: RetryAfterForm): boolean =>
-  (form.form === 'seconds' && form.seconds < 1) || (form.form === 'date' && form.offsetSeconds < 2);
 
 /** How `poll`'s spec classes an answer, given the options that matter. */
 export type Verdict = 'ok' | 'done' | 'paced' | 'counted' | 'fatal' | 'parse' | 'hang';
@@ -186,6 +191,7 @@ export function verdict(answer: Answer, requestTimeout: number | undefined): Ver
     case 'fatal':
       return 'fatal';
     case 'drop':
+    case 'refused':
       return 'counted';
     case 'bad-json':
       return 'parse';

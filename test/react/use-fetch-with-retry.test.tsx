@@ -234,15 +234,47 @@ describe('useFetchWithRetry against a real server, in fake time', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('retryNow() keeps the total deadline: a skipped wait does not buy more time', async () => {
+  it('retryNow() keeps the total deadline: a skipped wait buys no more time; the deadline is met with one last try, then reached', async () => {
     server = await startServer(scripted([answer(503)]));
+    const started = Date.now();
+    const { result } = renderHook(() => useFetchWithRetry(server!.url, { backoff: (n) => n * 2000, timeout: 5000 }));
+    await until(() => result.current.nextAttemptAt !== undefined);
+    expect(result.current.nextAttemptAt).toBe(started + 2000);
+    await advance(1500);
+    act(() => result.current.retryNow());
+    // 1500 ms spent: 3500 ms left, and the second retry would wait 4000 ms. The wait is shortened so that one
+    // last try starts 1 ms (the last try took no fake time) before the deadline: at 4999 ms.
+    await until(() => server!.requests.length === 2 && result.current.nextAttemptAt !== undefined);
+    await advance(3498);
+    expect(server.requests).toHaveLength(2);
+    await advance(1);
+    await until(() => server!.requests.length === 3 && result.current.nextAttemptAt !== undefined);
+    // After the last try nothing more is sent; the call waits for the deadline itself and times out at it, never before.
+    expect(result.current.loading).toBe(true);
+    await advance(1);
+    await until(() => !result.current.loading);
+    expect(Date.now()).toBe(started + 5000);
+    expect((result.current.error as DOMException).name).toBe('TimeoutError');
+    expect((result.current.error as DOMException).message).toBe('Retrying timed out after 5000 ms');
+    expect((result.current.error as { cause?: unknown }).cause).toBeInstanceOf(HttpError);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('nextAttemptAt shows the wait the deadline leaves: the last try before it, then none', async () => {
+    server = await startServer(scripted([answer(503)]));
+    const started = Date.now();
     const { result } = renderHook(() => useFetchWithRetry(server!.url, { backoff: (n) => n * 2000, timeout: 5000 }));
     await until(() => result.current.nextAttemptAt !== undefined);
     await advance(1500);
     act(() => result.current.retryNow());
-    // 1500 ms spent: 3500 ms left, and the second retry would wait 4000 ms.
+    await until(() => server!.requests.length === 2 && result.current.nextAttemptAt !== undefined);
+    // The second retry's 4000 ms would cross the deadline: the next try is due at 4999 ms, not 5500 ms.
+    expect(result.current.nextAttemptAt).toBe(started + 4999);
+    await advance(3499);
+    await until(() => server!.requests.length === 3 && result.current.nextAttemptAt !== undefined);
+    // No try is due after the last one: only the deadline, at 5000 ms.
+    expect(result.current.nextAttemptAt).toBeLessThanOrEqual(started + 5000);
+    await advance(1);
     await until(() => !result.current.loading);
-    expect((result.current.error as DOMException).name).toBe('TimeoutError');
-    expect(server.requests).toHaveLength(2);
   });
 });

@@ -83,7 +83,8 @@ describe('usePoll against a real server, in fake time', () => {
     expect(server.requests).toHaveLength(1);
     await advance(1);
     await until(() => server!.requests.length === 2 && result.current.nextAttemptAt !== undefined);
-    expect(result.current).toMatchObject({ attempt: 1, secondsLeft: 300 }); // capped by maxRetryAfter
+    // 600 s is above maxRetryAfter (300 s), a hard cap: spread below it, over [250 s, 300 s]; random 0: 250 s.
+    expect(result.current).toMatchObject({ attempt: 1, nextAttemptAt: Date.now() + 250_000, secondsLeft: 250 });
     act(() => result.current.retryNow());
     await until(() => result.current.status === 'done');
     expect(server.requests).toHaveLength(3);

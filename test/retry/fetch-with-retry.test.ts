@@ -122,11 +122,12 @@ describe('fetchWithRetry and Retry-After', () => {
     expect(delays).toEqual([5000]);
   });
 
-  it('caps Retry-After at maxRetryAfter and falls back to backoff when it is malformed', async () => {
+  it('caps Retry-After at maxRetryAfter, a hard cap (spread below it), and falls back to backoff when it is malformed', async () => {
     server = await startServer(scripted([status(503, { 'retry-after': '3600' }), status(503, { 'retry-after': 'soon' }), ok]));
     const { env, delays } = recordingEnv({ random: 0.5 });
     await fetchWithRetry(server.url, { retry: { env, maxRetryAfter: 2000, backoff: (n) => n * 7 } });
-    expect(delays).toEqual([2000 + 2000 * 0.2 * 0.5, 14]);
+    // 3600 s cut to the 2 s cap, spread over [2000 / 1.2, 2000]: never above the cap.
+    expect(delays).toEqual([Math.ceil(2000 / 1.2 + (2000 - 2000 / 1.2) * 0.5), 14]);
   });
 });
 
@@ -220,15 +221,24 @@ describe('fetchWithRetry and writes', () => {
 });
 
 describe('fetchWithRetry deadline and cancellation', () => {
-  it('refuses a Retry-After wait past the deadline at once: TimeoutError, cause the HttpError', async () => {
+  it('a Retry-After past the deadline is never undercut: nothing more is sent, TimeoutError at the deadline (not before), cause the HttpError', async () => {
     server = await startServer(scripted([status(503, { 'retry-after': '10' }), ok]));
-    const { env, delays, pending } = recordingEnv({ random: 0, auto: false });
-    const error = (await fetchWithRetry(server.url, { retry: { timeout: 5000, env } }).catch((e: unknown) => e)) as DOMException;
+    const { clock, env, delays, pending } = recordingEnv({ random: 0, auto: false });
+    const started = clock.now();
+    let settled = false;
+    const call = fetchWithRetry(server.url, { retry: { timeout: 5000, env } }).catch((e: unknown) => e).finally(() => (settled = true));
+    await vi.waitFor(() => expect(server!.requests).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the answer is handled
+    await clock.advance(4999);
+    expect(settled).toBe(false); // waiting for the deadline, sending nothing
+    await clock.advance(1);
+    const error = (await call) as DOMException;
     expect(error.name).toBe('TimeoutError');
     expect(error.cause).toBeInstanceOf(HttpError);
     expect((error.cause as HttpError).status).toBe(503);
+    expect(clock.now() - started).toBe(5000);
     expect(server.requests).toHaveLength(1);
-    expect(delays).toEqual([5000]); // the deadline timer only: no wait was started
+    expect(delays).toEqual([5000]); // the deadline timer only: the wait for it has no timer of its own
     expect(pending()).toBe(0);
   });
 

@@ -161,20 +161,24 @@ describe('retry context', () => {
 });
 
 describe('retry deadline', () => {
-  it('does not start a wait that would end after the deadline: TimeoutError with the last error as cause', async () => {
+  it('meets the deadline: a backoff that would cross it is shortened for one last try, then TimeoutError at the deadline with the last error as cause', async () => {
     vi.useFakeTimers();
     const last = networkError();
-    const { fn, calls } = failing([networkError(), last, networkError()]);
+    const { fn, calls } = failing([networkError(), networkError(), last, networkError()]);
     const started = Date.now();
-    const pending = retry(fn, { timeout: 1000, backoff: (n) => n * 400, env: { random: () => 0 } }).catch((e: unknown) => e);
+    const pending = retry(fn, { timeout: 1000, retries: 10, backoff: (n) => n * 400, env: { random: () => 0 } }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(400); // first wait: 400 ms, within the deadline
+    // The second wait (800 ms) would end at 1200 > 1000: shortened to end 1 ms before the deadline (the tries take no time here).
+    await vi.advanceTimersByTimeAsync(599);
+    expect(calls).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1);
     const error = (await pending) as DOMException;
     expect(error).toBeInstanceOf(DOMException);
     expect(error.name).toBe('TimeoutError');
     expect(error.cause).toBe(last);
-    // The second wait (800 ms) would end at 1200 > 1000: refused at once, at 400 ms.
-    expect(Date.now() - started).toBe(400);
-    expect(calls).toHaveLength(2);
+    // Nothing after the last try: the TimeoutError comes at the deadline, not before.
+    expect(Date.now() - started).toBe(1000);
+    expect(calls).toHaveLength(3);
     expect(vi.getTimerCount()).toBe(0);
   });
 

@@ -17,7 +17,7 @@ describe('public types of retry', () => {
     expectTypeOf(retry(async () => 42)).toEqualTypeOf<Promise<number>>();
     expectTypeOf(retry<string>).parameter(0).parameter(0).toEqualTypeOf<RetryContext>();
     expectTypeOf<RetryContext>().toEqualTypeOf<{ attempt: number; signal: AbortSignal }>();
-    expectTypeOf<RetryInfo>().toEqualTypeOf<{ error: unknown; attempt: number; delay: number }>();
+    expectTypeOf<RetryInfo>().toEqualTypeOf<{ error: unknown; attempt: number; delay: number; paced: boolean }>();
   });
 
   it('fetchWithRetry takes fetch arguments plus retry, and resolves with a Response', () => {

@@ -79,13 +79,13 @@ describe('retryLater over real HTTP, read by pollite', () => {
       onEvent: (event) => event.type === 'retry' && retries.push(event),
     });
     expect(job).toEqual({ status: 'done' });
-    // The 503's Retry-After is waited as it is; the 429 after it finds the poller slowed down by the
-    // throttling (the interval, 2 s, times 2 twice: 8 s), which is longer than its Retry-After.
+    // The 503's Retry-After is waited as it is, and does not slow the pace; the 429 slows it (the
+    // interval, 2 s, times 2: 4 s), which is shorter than its Retry-After.
     expect(retries).toMatchObject([
       { status: 503, retryAfter: 3000, delay: 3000 },
-      { status: 429, retryAfter: 5000, delay: 8000 },
+      { status: 429, retryAfter: 5000, delay: 5000 },
     ]);
-    expect(delays).toEqual([3000, 8000]);
+    expect(delays).toEqual([3000, 5000]);
     expect(server.exchanges.map((e) => e.status)).toEqual([503, 429, 200]);
   });
 });

@@ -12,17 +12,17 @@ afterEach(async () => {
 });
 
 describe('pollite/solid on the server', () => {
-  it('poll idle, fetch loading, nothing sent', async () => {
+  it('poll idle, fetch loading, neither paced, nothing sent', async () => {
     server = await startServer(scripted([(res) => sendJson(res, 200, { status: 'done' })]));
     const url = server.url;
     const shown = createRoot((dispose) => {
       const poll = createPoll(() => url, { retries: 2 });
       const report = createFetchWithRetry(url);
-      const text = `${poll.status} ${poll.attempt} of ${poll.limit} ${poll.paused} ${report.status} ${report.loading} ${report.secondsLeft}`;
+      const text = `${poll.status} ${poll.attempt} of ${poll.limit} ${poll.paused} ${poll.paced} ${report.status} ${report.loading} ${report.paced} ${report.secondsLeft}`;
       dispose();
       return text;
     });
-    expect(shown).toBe('idle 0 of 3 false loading true undefined');
+    expect(shown).toBe('idle 0 of 3 false false loading true false undefined');
     await settle();
     expect(server.requests).toHaveLength(0);
   });

@@ -20,9 +20,11 @@ describe('pollite/solid types', () => {
     const poll = createPoll<Job>('/jobs/1');
     if (poll.status === 'done') expectTypeOf(poll.data).toEqualTypeOf<Job>();
     if (poll.status === 'error') expectTypeOf(poll.error).toEqualTypeOf<unknown>();
+    expectTypeOf(poll.paced).toEqualTypeOf<boolean>();
     const report = createFetchWithRetry<Job>('/report');
     if (report.status === 'done') expectTypeOf(report.data).toEqualTypeOf<Job>();
     if (report.loading) expectTypeOf(report.status).toEqualTypeOf<'loading'>();
+    expectTypeOf(report.paced).toEqualTypeOf<boolean>();
     // @ts-expect-error: parse must resolve to the data type
     createFetchWithRetry<Job>('/report', { parse: async () => 42 });
   });

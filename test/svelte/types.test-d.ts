@@ -20,9 +20,11 @@ describe('pollite/svelte types', () => {
     const poll = createPoll<Job>('/jobs/1');
     if (poll.status === 'done') expectTypeOf(poll.data).toEqualTypeOf<Job>();
     if (poll.status === 'error') expectTypeOf(poll.error).toEqualTypeOf<unknown>();
+    expectTypeOf(poll.paced).toEqualTypeOf<boolean>();
     const report = createFetchWithRetry<Job>('/report');
     if (report.status === 'done') expectTypeOf(report.data).toEqualTypeOf<Job>();
     if (report.status === 'idle') expectTypeOf(report.loading).toEqualTypeOf<false>();
+    expectTypeOf(report.paced).toEqualTypeOf<boolean>();
     // @ts-expect-error: a getter must return a url or null
     createPoll<Job>(() => 42);
   });

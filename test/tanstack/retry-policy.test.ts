@@ -15,10 +15,14 @@ describe('retryPolicy (pure, through retryDecision)', () => {
     expect(policy.retry(0, httpError(503, { 'retry-after': '2' }))).toBe(true);
   });
 
-  it('clamps a huge Retry-After to maxRetryAfter, the spread coming on top', () => {
+  it('holds a huge Retry-After under maxRetryAfter, a hard cap: spread below it, over [cap / 1.2, cap], in whole ms', () => {
     const policy = retryPolicy({ random: () => 0.99, maxRetryAfter: 5000 });
-    expect(policy.retryDelay(0, httpError(503, { 'retry-after': '3600' }))).toBe(5000 + 5000 * 0.2 * 0.99);
-    expect(retryPolicy({ random: () => 0, maxRetryAfter: 5000 }).retryDelay(0, httpError(503, { 'retry-after': '3600' }))).toBe(5000);
+    // 5000 / 1.2 + (5000 - 5000 / 1.2) * 0.99 = 4991.67, rounded up.
+    expect(policy.retryDelay(0, httpError(503, { 'retry-after': '3600' }))).toBe(4992);
+    expect(retryPolicy({ random: () => 0, maxRetryAfter: 5000 }).retryDelay(0, httpError(503, { 'retry-after': '3600' }))).toBe(4167);
+    // A Retry-After at or under the cap is never undercut: the 20 % spread shrinks to fit between it and the cap.
+    expect(retryPolicy({ random: () => 0.99, maxRetryAfter: 5000 }).retryDelay(0, httpError(503, { 'retry-after': '5' }))).toBe(5000);
+    expect(retryPolicy({ random: () => 0.5, maxRetryAfter: 4500 }).retryDelay(0, httpError(503, { 'retry-after': '4' }))).toBe(4250);
   });
 
   it('falls back to full jitter (base 1 s, cap 30 s) without a usable Retry-After', () => {

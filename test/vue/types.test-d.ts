@@ -21,10 +21,12 @@ describe('pollite/vue types', () => {
     if (poll.status === 'done') expectTypeOf(poll.data).toEqualTypeOf<Job>();
     if (poll.status === 'error') expectTypeOf(poll.error).toEqualTypeOf<unknown>();
     if (poll.status === 'polling') expectTypeOf(poll.paused).toEqualTypeOf<boolean>();
+    expectTypeOf(poll.paced).toEqualTypeOf<boolean>();
     const report = useFetchWithRetry<Job>('/report');
     if (report.status === 'done') expectTypeOf(report.data).toEqualTypeOf<Job>();
     if (report.loading) expectTypeOf(report.data).toEqualTypeOf<Job | undefined>();
     expectTypeOf(report.secondsLeft).toEqualTypeOf<number | undefined>();
+    expectTypeOf(report.paced).toEqualTypeOf<boolean>();
     // @ts-expect-error: isDone is given the parsed body
     usePoll<Job>('/jobs/1', { isDone: (job: number) => job > 1 });
   });

@@ -120,7 +120,8 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
     show();
     for (let i = 0; i < POLLERS; i += 1) {
       poll<JobView>(api.jobUrl(job.id), {
-        use: mode === 'independent' ? [] : mode === 'share' ? [share()] : [shareTabs()],
+        // `counted` only counts: it sends every tab's request alike, which the key says (a fetch of its own is otherwise not shared across tabs).
+        use: mode === 'independent' ? [] : mode === 'share' ? [share()] : [shareTabs({ key: 'playground: counted fetch' })],
         interval: settings.interval,
         isDone: isTerminal,
         fetch: counted,
@@ -134,7 +135,7 @@ export function CooperatePanel({ api, settings }: { api: DemoApiClient; settings
           // With a shared loop every caller hears each event: count the rest once.
           if (i !== 0) return;
           if (event.type === 'cooldown') current.cooldowns += 1;
-          if (event.type === 'share') current.role = event.role;
+          if (event.type === 'share' && event.role !== 'local') current.role = event.role;
           show();
         },
       }).then(

@@ -153,6 +153,9 @@ export function adapterSuite(framework: Framework): void {
         expect(first).toBeLessThanOrEqual(Math.ceil((next - now) / 1000) + 1);
         expect(first).toBeGreaterThanOrEqual(29);
         expect(await attr(id, 'attempt')).toBe('1');
+        // The server paced it: not a failure, and not shown as one.
+        expect(await attr(id, 'paced')).toBe('true');
+        expect(await attr(id, 'line')).toMatch(/^Busy: the server asked us to wait: next try in \d+ s$/);
       }
       await waitFor(async () => Number(await attr('poll', 'seconds')) < Number((await seen('poll', 'seconds'))[0]), 'a tick');
       await page!.click('[data-testid=poll-retry-now]');
@@ -162,12 +165,36 @@ export function adapterSuite(framework: Framework): void {
       expect(api.requests(path('f'))).toHaveLength(2);
       for (const id of ['poll', 'fetch']) {
         expect(await attr(id, 'seconds')).toBe('');
+        expect(await attr(id, 'paced')).toBe('false');
+        expect((await seen(id, 'line')).filter((line) => !line.startsWith('Busy'))).toEqual([]);
         const shown = (await seen(id, 'seconds')).map(Number);
         // Each shown value one less than the last: a countdown, whole seconds.
         shown.forEach((value, i) => i === 0 || expect(value).toBe(shown[i - 1]! - 1));
       }
       expect(await attr('fetch', 'attempt')).toBe('2');
     });
+
+    for (const id of ['poll', 'fetch'] as const) {
+      it(`${id}: a 503 with Retry-After: 2 is shown as busy, never as a failure; a 503 without one as a failure`, async () => {
+        // One view at a time: a 503 with Retry-After cools down the whole origin, so the other would wait with it.
+        api.script(path(id), [json(503, {}, { 'retry-after': '2' }), json(503), json(200, id === 'poll' ? { status: 'done' } : { id })]);
+        await open((c) => (c[id].url = path(id)));
+        await waitFor(async () => (await attr(id, 'paced')) === 'true', 'the paced wait');
+        expect(await attr(id, 'attempt')).toBe('1');
+        await waitFor(statusIs(id, 'done'), 'the end');
+        const lines = await seen(id, 'line');
+        const firstFailed = lines.findIndex((line) => line.includes('failed'));
+        expect(lines[0]).toMatch(/^Busy: the server asked us to wait: next try in [1-3] s$/);
+        expect(firstFailed).toBeGreaterThan(0);
+        expect(lines.slice(0, firstFailed).filter((line) => !line.startsWith('Busy: the server asked us to wait: '))).toEqual([]);
+        // The poll's paced answer was not counted (attempt 1 failed); the fetch counts every attempt sent (attempt 2).
+        const failed = id === 'poll' ? 'Attempt 1 of 4 failed: ' : 'Attempt 2 of 4 failed: ';
+        expect(lines.slice(firstFailed).filter((line) => !line.startsWith(failed))).toEqual([]);
+        // Paced once, then never again (a first 'false' is there when the framework set it after inserting the element).
+        expect((await seen(id, 'paced')).join(' ')).toMatch(/^(false )?true false$/);
+        expect(api.requests(path(id))).toHaveLength(3);
+      });
+    }
 
     it('Retry starts again from attempt 1 after an error', async () => {
       api.script(path('p'), [json(404), json(200, { status: 'done' })]);

@@ -46,7 +46,7 @@ export interface Worker {
   /** How late its timers fired at most, so far: a busy machine's share of any stall. */
   lag(): number;
   /** Its latest `share` role. */
-  role(): 'leader' | 'follower' | undefined;
+  role(): 'leader' | 'follower' | 'local' | undefined;
   /** Aborts its poll (its process stays up). */
   stop(): void;
   /** Kills the process (SIGKILL: no goodbye). */
@@ -79,7 +79,7 @@ export async function startWorker(name: string, job: WorkerJob): Promise<Worker>
     requests: () => events().filter((e) => e.type === 'request').length,
     updates: () => reports.flatMap((r) => (r.type === 'update' ? [(r.data as { n: number }).n] : [])),
     lag: () => reports.at(-1)?.lag ?? 0,
-    role: () => events().reduce<'leader' | 'follower' | undefined>((role, e) => (e.type === 'share' ? e.role : role), undefined),
+    role: () => events().reduce<'leader' | 'follower' | 'local' | undefined>((role, e) => (e.type === 'share' ? e.role : role), undefined),
     stop: () => void child.send({ type: 'stop' }),
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

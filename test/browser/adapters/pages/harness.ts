@@ -35,6 +35,12 @@ export const pollOptions = (config: PollConfig): PollOptions<Body> => ({
 
 export const fetchOptions = (config: FetchConfig): FetchStateOptions<Body> => ({ retries: config.retries, backoff: constant(config.backoffMs) });
 
+/** What the README's example shows while a wait counts down: a paced wait is the server's, not a failure. */
+export const waitLine = (view: PollView<Body> | FetchView<Body>): string =>
+  view.secondsLeft === undefined
+    ? ''
+    : `${view.paced ? 'Busy: the server asked us to wait' : `Attempt ${view.attempt} of ${view.limit} failed`}: next try in ${view.secondsLeft} s`;
+
 /** The data-* attributes a view is shown with: what the test reads. */
 export const attributes = (view: PollView<Body> | FetchView<Body>): Record<string, string> => ({
   'data-status': view.status,
@@ -43,6 +49,8 @@ export const attributes = (view: PollView<Body> | FetchView<Body>): Record<strin
   'data-next': view.nextAttemptAt === undefined ? '' : String(view.nextAttemptAt),
   'data-seconds': view.secondsLeft === undefined ? '' : String(view.secondsLeft),
   'data-paused': 'paused' in view ? String(view.paused) : '',
+  'data-paced': String(view.paced),
+  'data-line': waitLine(view),
   'data-data': view.data === undefined ? '' : JSON.stringify(view.data),
   'data-error': view.error === undefined ? '' : String((view.error as Error).name ?? view.error),
 });
@@ -57,7 +65,7 @@ export interface Harness {
 declare global {
   interface Window {
     harness: Harness;
-    /** Every value each view's `data-data` and `data-seconds` ever took, in order: "never rendered" is checked here. */
+    /** Every value each view's `data-data`, `data-seconds`, `data-status`, `data-paced` and `data-line` ever took, in order: "never rendered" is checked here. */
     seen: Record<string, string[]>;
   }
 }
@@ -73,6 +81,6 @@ export function install(harness: Harness): void {
       const list = (window.seen[name] ??= []);
       if (list.at(-1) !== value) list.push(value);
     }
-  }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-data', 'data-seconds', 'data-status'] });
+  }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-data', 'data-seconds', 'data-status', 'data-paced', 'data-line'] });
   window.harness = harness;
 }

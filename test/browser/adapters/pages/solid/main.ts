@@ -16,6 +16,8 @@ const view = (id: string, v: PollView<Body> | FetchView<Body>) => {
     data-next=${attr('data-next')}
     data-seconds=${attr('data-seconds')}
     data-paused=${attr('data-paused')}
+    data-paced=${attr('data-paced')}
+    data-line=${attr('data-line')}
     data-data=${attr('data-data')}
     data-error=${attr('data-error')}
   >

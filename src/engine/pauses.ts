@@ -1,7 +1,7 @@
 import { unsubscribed } from '../env/online.js';
 import type { Wake } from '../env/wait.js';
-import type { LoopHooks } from './feature.js';
-import type { PollEvent } from './poll-events.js';
+import type { LoopHooks } from './hooks.js';
+import type { PollEvent } from './events.js';
 
 /** A condition under which nothing is sent: a hidden page, a network that is down, a window without focus. */
 export interface PauseSource {

@@ -45,6 +45,8 @@ export type PollEvent =
       status?: number;
       /** The server's wait (Retry-After, or a rate-limit reset) that set this delay's floor, ms; null when the backoff chose it. */
       retryAfter: number | null;
+      /** The server paced this answer (a wait of a second or more): not a failure, and not to be shown as one. */
+      paced?: boolean;
     }
   /** The wait after a 2xx or 304. */
   | {
@@ -91,4 +93,20 @@ export type PollEvent =
       type: 'share';
       /** This caller's part. */
       role: 'leader' | 'follower';
+    }
+  /**
+   * `shareTabs()` or `cluster.share()` shares this poll only with the polls
+   * of its own tab or process (as `share()`): `reason` names what cannot be
+   * compared beyond it, and no `key` option says that it is the same there.
+   */
+  | {
+      /** The event's name. */
+      type: 'share';
+      /** This caller's part: a loop of this tab or process only. */
+      role: 'local';
+      /** Your own `fetch` or `parse`, a feature after the sharing one that runs the loop (`use`), or an object in `init` such as Node's `dispatcher` (`init.dispatcher`). */
+      reason: LocalReason;
     };
+
+/** What keeps a poll from being shared beyond its tab or process: its own `fetch` or `parse`, a feature after the sharing one that runs the loop (`use`), or an object in `init` such as Node's `dispatcher` (`init.dispatcher`). */
+export type LocalReason = 'fetch' | 'parse' | 'use' | `init.${string}`;
