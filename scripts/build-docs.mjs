@@ -37,7 +37,7 @@ const GUIDES = [
   'simulator.md',
   'testing.md',
 ];
-const REFERENCE = ['architecture.md', 'security.md', 'benchmarks.md', 'servers.md', 'mutation.md', 'development.md'];
+const REFERENCE = ['architecture.md', 'kit.md', 'security.md', 'benchmarks.md', 'servers.md', 'mutation.md', 'development.md'];
 /** Shorter titles for the navigation, where a page's own heading is long; the others use their `# ` heading. */
 const TITLES = {
   'frameworks.md': 'Front-end frameworks',

@@ -36,7 +36,9 @@ writeFileSync(
   join(consumer, 'smoke.mjs'),
   `import { createServer } from 'node:http';
 import * as pollite from 'pollite';
-const { poll, parseRetryAfter, fullJitter } = pollite;
+import * as kit from 'pollite/kit';
+const { poll, fullJitter } = pollite;
+const { parseRetryAfter, urlKey } = kit;
 let n = 0;
 const server = createServer((req, res) => {
   n += 1;
@@ -52,8 +54,8 @@ const job = await poll(url, { interval: 10, conditional: false, isDone: (j) => j
   onEvent: (e) => e.type === 'response' && statuses.push(e.status) });
 server.close();
 if (job.status !== 'done' || statuses.join() !== '503,200,200,200') throw new Error('smoke poll failed: ' + statuses);
-if (parseRetryAfter('2') !== 2000 || typeof fullJitter({ base: 1, cap: 2 }) !== 'function') throw new Error('smoke api failed');
-console.log('import { poll } from "pollite" works from the installed tarball: ' + Object.keys(pollite).length + ' exports');
+if (parseRetryAfter('2') !== 2000 || urlKey(new URL(url)) !== url + '/' || typeof fullJitter({ base: 1, cap: 2 }) !== 'function') throw new Error('smoke api failed');
+console.log('import { poll } from "pollite" works from the installed tarball: ' + Object.keys(pollite).length + ' exports; pollite/kit: ' + Object.keys(kit).length);
 const serverEntry = await import('pollite/server');
 const fresh = await serverEntry.jsonWithETag(new Request('http://x/'), { ok: true });
 const cached = await serverEntry.jsonWithETag(new Request('http://x/', { headers: { 'if-none-match': fresh.headers.get('etag') } }), { ok: true });

@@ -1,4 +1,5 @@
-import { isHttpError, isParseError, isPollGaveUpError, isTimeoutError, poll, redactUrl, type Clock, type HttpError } from '../index.js';
+import { isHttpError, isParseError, isPollGaveUpError, isTimeoutError, poll, type Clock, type HttpError } from '../index.js';
+import { redactUrl } from '../kit/index.js';
 import { BodyTooLargeError, bodyReader, type ReceivedBody } from './body-reader.js';
 import type { CliIo } from './cli-io.js';
 import { colorsFor } from './display/colors.js';

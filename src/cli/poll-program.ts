@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { redactUrl } from '../index.js';
+import { redactUrl } from '../kit/index.js';
 import type { CliIo } from './cli-io.js';
 import { ConditionSyntaxError, parseCondition, type Condition } from './condition.js';
 import { parseDuration } from './duration.js';

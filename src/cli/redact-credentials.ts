@@ -1,4 +1,4 @@
-import { redactUrl } from '../index.js';
+import { redactUrl } from '../kit/index.js';
 
 /** A token of free text: quotes, brackets and whitespace end it. */
 const TOKEN = /[^\s'"`<>()]+/g;

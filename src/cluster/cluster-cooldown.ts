@@ -1,4 +1,4 @@
-import { spread, type PollFeature } from '../index.js';
+import { spread, type PollFeature } from '../kit/index.js';
 import { Honoured, type CooldownBoard } from './cooldown-board.js';
 
 /**

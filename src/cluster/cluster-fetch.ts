@@ -1,4 +1,4 @@
-import { sleep, spread } from '../index.js';
+import { sleep, spread } from '../kit/index.js';
 import { CLUSTER_DEFAULTS, CLUSTER_OPTION_NAMES, checkObject, positive, refuse, type ClusterFetchOptions } from './cluster-options.js';
 import { Honoured, type CooldownBoard } from './cooldown-board.js';
 

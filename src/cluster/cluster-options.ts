@@ -1,5 +1,5 @@
 import { checkNames } from '../options/check.js';
-import type { ShareKeyOption } from '../cooperate/index.js';
+import type { ShareKeyOption } from '../kit/index.js';
 import type { RetryBudgetOptions } from '../index.js';
 import type { ClusterRedis } from './redis-adapter.js';
 

@@ -1,9 +1,7 @@
-import type { PollCall, PollFeature, PollRunner } from '../index.js';
+import { sha256Hex, shareIdentity, type PollCall, type PollFeature, type SharedLoop, type SharedLoops } from '../kit/index.js';
 import { CLUSTER_DEFAULTS, CLUSTER_OPTION_NAMES, checkObject, positive, refuse, type ClusterShareOptions, type ClusterStatus } from './cluster-options.js';
 import { JobShare } from './job-share.js';
-import { shareIdentity } from '../cooperate/index.js';
-import { jobKeys, randomId, sha256 } from './keys.js';
-import { LocalCallers } from './local-callers.js';
+import { jobKeys, randomId } from './keys.js';
 import type { ClusterStore } from './store.js';
 
 /** What every share of one cluster has in common. */
@@ -12,8 +10,10 @@ export interface ShareContext {
   prefix: string;
   lease: number;
   report(status: ClusterStatus): void;
-  /** This process's jobs, by what makes two polls the same one: callers of one job in this process join one share. */
-  jobs: Map<string, { local: LocalCallers; job?: JobShare }>;
+  /** This process's jobs, by what makes two polls the same one: callers of one job in this process join one loop. */
+  loops: SharedLoops;
+  /** The share across processes of each loop that has one (a job that is one job across processes, once hashed). */
+  jobs: WeakMap<SharedLoop, JobShare>;
 }
 
 /** The size of `text` in UTF-8 when it is over `max`, else undefined (measured only when it may be: a character is at most 3 bytes). */
@@ -46,21 +46,6 @@ function encoder(options: ClusterShareOptions, report: (status: ClusterStatus) =
   };
 }
 
-/** Runs `call`'s loop for the callers of this process alone (a poll that cannot be one job across processes). */
-function runHere(local: LocalCallers, call: PollCall<unknown>, next: PollRunner): void {
-  const sink = {
-    update: async (data: unknown) => {
-      await local.deliver(data);
-      return local.size === 0;
-    },
-    event: local.emit.bind(local),
-  };
-  // In a promise: a feature after this one whose `run` throws at once fails the callers, as a rejection would.
-  new Promise<unknown>((run) => run(next({ ...call, sink, signal: local.stop.signal, timeout: undefined }))).catch((error: unknown) => {
-    if (!local.stop.signal.aborted) local.fail(error);
-  });
-}
-
 /**
  * One poller per job for the whole cluster, as a poll feature: polls of
  * the same request (method, URL, headers, body, what of `init` fetch reads;
@@ -81,33 +66,27 @@ export function shareFeature(ctx: ShareContext, options: ClusterShareOptions = {
       const same = shareIdentity(call as PollCall<unknown>, { key, feature });
       if (same === undefined) return next(call);
       if (same.local) call.sink.event({ type: 'share', role: 'local', reason: same.local });
-      // The same Map for both: a job's material starts with its method, upper-cased, never with `local `.
+      // The same registry for both: a job's material starts with its method, upper-cased, never with `local `.
       const material = same.local ? `local ${same.key}` : same.key;
-      const running = ctx.jobs.get(material);
-      if (running) {
-        const joined = running.local.join(call);
-        const role = running.job?.shown;
-        if (role) call.sink.event({ type: 'share', role });
-        return joined;
-      }
-      const local = new LocalCallers();
-      const entry: { local: LocalCallers; job?: JobShare } = { local };
-      ctx.jobs.set(material, entry);
-      local.stop.signal.addEventListener('abort', () => ctx.jobs.get(material) === entry && ctx.jobs.delete(material), { once: true });
-      const joined = local.join(call);
-      if (same.local) {
-        runHere(local, call as PollCall<unknown>, next);
-        return joined;
-      }
-      sha256(material).then(
-        (hash) => {
-          if (local.stop.signal.aborted) return;
-          const spec = { store: ctx.store, keys: jobKeys(ctx.prefix, hash), lease: ctx.lease, token: randomId(), encode };
-          entry.job = new JobShare(spec, local, call as Parameters<typeof next>[0], next);
-          entry.job.start();
-        },
-        (error: unknown) => local.fail(error),
-      );
+      const running = ctx.loops.get(material);
+      const joined = ctx.loops.join(material, call, (loop) => {
+        if (same.local) {
+          loop.run(call as PollCall<unknown>, next);
+          return;
+        }
+        sha256Hex(material).then(
+          (hash) => {
+            if (loop.signal.aborted) return;
+            const spec = { store: ctx.store, keys: jobKeys(ctx.prefix, hash), lease: ctx.lease, token: randomId(), encode };
+            const job = new JobShare(spec, loop, call as PollCall<unknown>, next);
+            ctx.jobs.set(loop, job);
+            job.start();
+          },
+          (error: unknown) => loop.fail(error),
+        );
+      });
+      const role = running && ctx.jobs.get(running)?.shown;
+      if (role) call.sink.event({ type: 'share', role });
       return joined;
     },
   };

@@ -1,4 +1,4 @@
-import { serverWait, type HeaderReader } from '../index.js';
+import { serverWait, type HeaderReader } from '../kit/index.js';
 import { cooldownKeys, randomId } from './keys.js';
 import { COOL, COOLDOWNS } from './scripts.js';
 import { FAULT, type ClusterStore } from './store.js';

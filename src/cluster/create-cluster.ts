@@ -1,4 +1,5 @@
-import type { PollFeature, RetryBudget } from '../index.js';
+import type { RetryBudget } from '../index.js';
+import { createSharedLoops, type PollFeature } from '../kit/index.js';
 import { clusterBudget } from './cluster-budget.js';
 import { cooldownFeature } from './cluster-cooldown.js';
 import { cooldownFetch } from './cluster-fetch.js';
@@ -92,7 +93,7 @@ export function createCluster(options: ClusterOptions): Cluster {
   };
   const store = clusterStore(redis, { deadline, recheck, onStatus: report });
   const board = new CooldownBoard(store, prefix);
-  const shares: ShareContext = { store, prefix, lease, report, jobs: new Map() };
+  const shares: ShareContext = { store, prefix, lease, report, loops: createSharedLoops(), jobs: new WeakMap() };
   return {
     share: (shareOptions) => shareFeature(shares, shareOptions),
     cooldown: () => cooldownFeature(board),

@@ -1,9 +1,8 @@
-import type { PollCall, PollEvent, PollFeature, PollRunner, PollSink } from '../index.js';
+import type { PollEvent } from '../index.js';
+import { realClock, startTimer, type PollCall, type PollFeature, type PollRunner, type PollSink, type SharedLoop } from '../kit/index.js';
 import type { JobKeys } from './keys.js';
-import type { LocalCallers } from './local-callers.js';
 import { ACQUIRE, LATEST, PUBLISH, RELEASE, WAITING } from './scripts.js';
 import { FAULT, type ClusterStore } from './store.js';
-import { later, realTimers } from './timer.js';
 
 /** This process's part in a job: it polls for all (`leader`), listens (`follower`), or polls alone because Redis fails (`local`). */
 type Role = 'leader' | 'follower' | 'local';
@@ -44,7 +43,8 @@ const parsed = (text: string): unknown => {
  */
 export class JobShare {
   #spec: JobSpec;
-  #local: LocalCallers;
+  /** This process's callers of the job. */
+  #callers: SharedLoop;
   #call: PollCall<unknown>;
   #next: PollRunner;
   #role: Role | undefined;
@@ -62,9 +62,9 @@ export class JobShare {
   #cancelCheck = (): void => undefined;
   #stops: Array<() => void> = [];
 
-  constructor(spec: JobSpec, local: LocalCallers, call: PollCall<unknown>, next: PollRunner) {
+  constructor(spec: JobSpec, callers: SharedLoop, call: PollCall<unknown>, next: PollRunner) {
     this.#spec = spec;
-    this.#local = local;
+    this.#callers = callers;
     this.#call = call;
     this.#next = next;
   }
@@ -78,12 +78,12 @@ export class JobShare {
     const { store, keys } = this.#spec;
     this.#stops.push(store.subscribe(keys.channel, (message) => this.#heard(message)));
     this.#stops.push(store.onChange(() => void this.#check()));
-    this.#local.stop.signal.addEventListener('abort', () => this.#leave(), { once: true });
+    this.#callers.signal.addEventListener('abort', () => this.#leave(), { once: true });
     void this.#check();
   }
 
   get #stopped(): boolean {
-    return this.#local.stop.signal.aborted;
+    return this.#callers.signal.aborted;
   }
 
   get #now(): number {
@@ -107,7 +107,7 @@ export class JobShare {
       } while (this.#again && !this.#stopped);
     } finally {
       this.#checking = false;
-      if (!this.#stopped) this.#cancelCheck = later(realTimers, wait, () => void this.#check());
+      if (!this.#stopped) this.#cancelCheck = startTimer(realClock, wait, () => void this.#check());
     }
   }
 
@@ -158,7 +158,7 @@ export class JobShare {
     if (!(stamp > this.#delivered) || data === NOTHING) return;
     this.#delivered = stamp;
     this.#heardAt = this.#now;
-    void this.#local.deliver(data);
+    void this.#callers.sink.update(data);
   }
 
   /** A message on the job's channel: a body (`b<stamp>\n<json>`), a wait (`w<ms>`), or a release (`r`). */
@@ -181,7 +181,7 @@ export class JobShare {
     this.#heardAt = this.#now;
     this.#nextAt = undefined;
     if (this.#role === undefined) this.#setRole('follower');
-    void this.#local.deliver(data);
+    void this.#callers.sink.update(data);
   }
 
   /**
@@ -217,18 +217,17 @@ export class JobShare {
     const sink: PollSink<unknown> = {
       update: async (data) => {
         if (this.#loop === controller) await this.#publish(data);
-        await this.#local.deliver(data);
-        return this.#local.size === 0;
+        return this.#callers.sink.update(data);
       },
       event: (event) => {
         if (event.type === 'request') this.#sentAt = env.now();
-        this.#local.emit(event);
+        this.#callers.sink.event(event);
       },
     };
     // In a promise: a feature after this one whose `run` throws at once fails the callers, as a rejection would.
     new Promise<unknown>((run) => run(this.#next({ ...call, settings: { ...settings, use: [...settings.use, handover] }, sink, signal: controller.signal, timeout: undefined }))).catch(
       (error: unknown) => {
-        if (this.#loop === controller && !controller.signal.aborted) this.#local.fail(error);
+        if (this.#loop === controller && !controller.signal.aborted) this.#callers.fail(error);
       },
     );
   }
@@ -263,7 +262,7 @@ export class JobShare {
     const before = this.shown;
     this.#role = role;
     const now = this.shown!;
-    if (before !== now) this.#local.emit({ type: 'share', role: now });
+    if (before !== now) this.#callers.sink.event({ type: 'share', role: now });
   }
 
   /** The last caller here left: stop checking, stop the loop, and free the lease for another process. */

@@ -1,8 +1,6 @@
-/** SHA-256 of `text`, hex: what names a job or a route in Redis, so that no URL path or header value is stored. */
-export async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
+import { sha256Hex } from '../kit/index.js';
+
+// A job and a route are named in Redis by a SHA-256 (sha256Hex), so that no URL path or header value is stored.
 
 /** The keys and the channel of one job, all in one hash slot (`{hash}`), so a Redis Cluster keeps them on one node. */
 export interface JobKeys {
@@ -20,7 +18,7 @@ export const jobKeys = (prefix: string, hash: string): JobKeys => {
 /** The cooldown keys of a URL: its origin's (503) and its route's (429, the path hashed); one slot per origin. */
 export async function cooldownKeys(prefix: string, url: URL): Promise<[origin: string, route: string]> {
   const base = `${prefix}cool:{${url.origin}}`;
-  return [`${base}:503`, `${base}:429:${await sha256(url.pathname)}`];
+  return [`${base}:503`, `${base}:429:${await sha256Hex(url.pathname)}`];
 }
 
 export const budgetKey = (prefix: string, name: string): string => `${prefix}budget:{${name}}`;

@@ -3,11 +3,11 @@
 
 export { share } from './share.js';
 export { shareTabs } from './share-tabs.js';
-export type { ShareOptions, ShareKeyOption, ShareIdentity, LocalReason } from './share-identity.js';
+export type { ShareOptions } from './share-options.js';
+export type { ShareKeyOption } from '../kit/index.js';
+export type { LocalReason } from '../engine/events.js';
 export { paceByData } from './pace-by-data.js';
 export type { PaceByDataOptions } from './pace-by-data.js';
 export { pauseWhenBlurred } from './pause-when-blurred.js';
 export type { FocusSource } from '../env/focus.js';
 export { clearCooldowns } from '../cooldown/origin-cooldown.js';
-// What makes two polls one poll, for features that share by it (pollite/cluster names its jobs with it).
-export { shareIdentity } from './share-identity.js';

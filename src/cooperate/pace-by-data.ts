@@ -1,6 +1,6 @@
 import { parseRetryAfter } from '../http/parse-retry-after.js';
 import { checkNames, refuse } from '../options/check.js';
-import type { PollFeature } from '../index.js';
+import type { PollFeature } from '../kit/index.js';
 
 /** Options of {@link paceByData}. */
 export interface PaceByDataOptions {

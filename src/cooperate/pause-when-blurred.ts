@@ -1,6 +1,6 @@
 import { documentFocus, type FocusSource } from '../env/focus.js';
 import { pauseHooks } from '../engine/pauses.js';
-import type { PollFeature } from '../index.js';
+import type { PollFeature } from '../kit/index.js';
 
 /**
  * Sends nothing while the window does not have the focus, and polls at

@@ -1,8 +1,7 @@
-import type { PollCall, PollEvent, PollFeature, PollRunner } from '../index.js';
-import { joinOrStart, shareInRealm } from './share.js';
-import type { SharedLoop } from './shared-loop.js';
-import { checkShareKey, shareIdentity, type ShareOptions } from './share-identity.js';
-import { sha256Hex } from './sha256-hex.js';
+import type { PollEvent } from '../index.js';
+import { sha256Hex, shareIdentity, type PollCall, type PollFeature, type PollRunner, type SharedLoop } from '../kit/index.js';
+import { realmLoops, shareInRealm } from './share.js';
+import { checkShareKey, type ShareOptions } from './share-options.js';
 import { shareAcrossTabs, tabApis, type TabApis } from './tab-leader.js';
 
 /** Runs `loop` for the tabs of the origin under the Web Lock and BroadcastChannel `name`, with `call`'s options. */
@@ -18,7 +17,7 @@ function leadOrFollow(name: string, call: PollCall<unknown>, next: PollRunner, l
       interval: settings.interval,
       // What the last leader said was pending is taken at most as long as this tab would wait of its own.
       longestWait: Math.max(settings.maxRetryAfter, settings.interval),
-      stop: loop.stop.signal,
+      stop: loop.signal,
       lead: (signal, delay, publish, schedule) => {
         let first = delay > 0;
         const leader = {
@@ -33,11 +32,11 @@ function leadOrFollow(name: string, call: PollCall<unknown>, next: PollRunner, l
           // held one interval more, so that the other tabs learn the final body before one of them can lead.
           update: async (data: unknown) => {
             await publish(data, sentAt);
-            return loop.callers.size === 0;
+            return loop.size === 0;
           },
           event: (event: PollEvent) => {
             if (event.type === 'request') sentAt = env.now();
-            loop.emit(event);
+            loop.sink.event(event);
           },
         };
         return next({ ...call, settings: { ...settings, use: [...settings.use, leader] }, sink, signal, timeout: undefined });
@@ -46,7 +45,7 @@ function leadOrFollow(name: string, call: PollCall<unknown>, next: PollRunner, l
         await loop.sink.update(data);
       },
       fail: (error) => loop.fail(error),
-      onRole: (role) => loop.emit({ type: 'share', role }),
+      onRole: (role) => loop.sink.event({ type: 'share', role }),
     },
     apis,
   );
@@ -85,9 +84,9 @@ export function shareTabs(options?: ShareOptions): PollFeature {
       }
       const apis = tabApis();
       if (!apis) return shareInRealm(same.key, call, next);
-      return joinOrStart(`tabs ${same.key}`, call, (loop) => {
+      return realmLoops.join(`tabs ${same.key}`, call, (loop) => {
         sha256Hex(same.key).then(
-          (name) => loop.stop.signal.aborted || leadOrFollow(name, call as PollCall<unknown>, next, loop, apis),
+          (name) => loop.signal.aborted || leadOrFollow(name, call as PollCall<unknown>, next, loop, apis),
           (error: unknown) => loop.fail(error),
         );
       });

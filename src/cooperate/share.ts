@@ -1,41 +1,11 @@
-import type { PollCall, PollFeature, PollRunner } from '../index.js';
-import { join, sharedLoop, type SharedLoop } from './shared-loop.js';
-import { checkShareKey, shareIdentity, type ShareOptions } from './share-identity.js';
+import { createSharedLoops, shareIdentity, type PollCall, type PollFeature, type PollRunner } from '../kit/index.js';
+import { checkShareKey, type ShareOptions } from './share-options.js';
 
-/** The realm's shared loops, by {@link shareIdentity}'s key. Entries leave with their last caller. */
-const loops = new Map<string, SharedLoop>();
-
-/**
- * Joins the realm's loop for `call`'s request under `key`, or starts one
- * with `start`, which runs the loop (with this caller's options) and
- * reports to the loop's sink until the loop's `stop` aborts.
- */
-export function joinOrStart<T>(key: string, call: PollCall<T>, start: (loop: SharedLoop) => void): Promise<T> {
-  const running = loops.get(key);
-  if (running) return join(running, call);
-  const loop = sharedLoop(() => {
-    if (loops.get(key) === loop) loops.delete(key);
-  });
-  loops.set(key, loop);
-  const joined = join(loop, call);
-  start(loop);
-  return joined;
-}
-
-/**
- * Runs `call`'s loop for a shared loop: its sink, its stop, no caller's
- * signal or deadline. In a promise, so a feature after this one whose `run`
- * throws at once rejects it (failing every caller) instead of leaving a loop
- * that never runs under its key.
- */
-export const runShared = <T>(call: PollCall<T>, next: PollRunner, loop: SharedLoop, signal = loop.stop.signal): Promise<unknown> =>
-  new Promise((run) => run(next({ ...call, sink: loop.sink, signal, timeout: undefined })));
+/** The realm's shared loops: `share()`'s under `realm <key>`, `shareTabs()`'s under `tabs <key>` (see {@link shareIdentity}). */
+export const realmLoops = /* @__PURE__ */ createSharedLoops();
 
 /** Shares `call`'s loop within this realm under `key`: joins it, or starts it with this caller's options. */
-export const shareInRealm = <T>(key: string, call: PollCall<T>, next: PollRunner): Promise<T> =>
-  joinOrStart(`realm ${key}`, call, (loop) => {
-    runShared(call, next, loop).catch((error: unknown) => loop.fail(error));
-  });
+export const shareInRealm = <T>(key: string, call: PollCall<T>, next: PollRunner): Promise<T> => realmLoops.join(`realm ${key}`, call, (loop) => loop.run(call, next));
 
 /**
  * Shares one request loop among the polls of this realm that would get the

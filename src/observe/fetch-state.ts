@@ -14,6 +14,7 @@ import { limitOf, oneRun, reader, type OptionsSource } from './one-run.js';
 import type { FetchState } from './run-state.js';
 import { createStore } from './store.js';
 import { tryNow } from './try-now.js';
+import { urlKey } from './url-key.js';
 
 /** Options of {@link createFetchState}: `fetchWithRetry`'s retry options, plus the request and its parser. */
 export interface FetchStateOptions<TData> extends Omit<FetchRetryOptions, 'signal' | 'wake'> {
@@ -66,7 +67,7 @@ function refusedName(options: object): TypeError | undefined {
  * and `onRetry`, so those are always the latest. A `null` url fetches nothing.
  */
 export function createFetchState<TData = unknown>(url: string | URL | null, options?: OptionsSource<FetchStateOptions<TData>>): FetchState<TData> {
-  const key = url === null ? null : String(url);
+  const key = urlKey(url);
   const read = reader(options);
   const limit = (retries: unknown): number => limitOf(retries, RETRY_DEFAULTS.retries);
   const first = limit(read().retries);

@@ -7,6 +7,7 @@ import { applyPollEvent, pollIdle, type PollSnapshot } from './poll-snapshot.js'
 import type { PollState } from './run-state.js';
 import { createStore } from './store.js';
 import { tryNow } from './try-now.js';
+import { urlKey } from './url-key.js';
 
 /**
  * A poll of `url` as a UI sees it: {@link poll} with a snapshot to subscribe
@@ -27,7 +28,7 @@ import { tryNow } from './try-now.js';
  * job.start();
  */
 export function createPollState<TData = unknown>(url: string | URL | null, options?: OptionsSource<PollOptions<TData>>): PollState<TData> {
-  const key = url === null ? null : String(url);
+  const key = urlKey(url);
   const read = reader(options);
   const store = createStore(pollIdle<TData>(undefined, limitOf(read().retries, POLL_DEFAULTS.retries)));
   const run = oneRun();

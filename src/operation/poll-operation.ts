@@ -59,7 +59,7 @@ async function startOperation<TStatus>(input: string | URL | Request, startInit:
   const answer = await answerOf(sent, start.url, (response) => readBody(response, start.url, own.parse, named !== undefined || response.status === 202));
   const given = own.operationUrl?.(answer);
   const chosen = given == null ? undefined : resolveUrl(String(given), base);
-  if (given != null && !chosen) refuse('operationUrl', `a function returning a URL, got ${String(given)}`);
+  if (given != null && !chosen) refuse('operationUrl', `a function returning a URL, got ${redactUrl(String(given))}`);
   const found = chosen ? { url: chosen, via: 'option' as const } : named;
   const monitor = found && { url: requestable(found.url, MONITOR_NAMED_BY[found.via]), via: found.via };
   if (monitor) return { sent, story: { url: start.url, method: start.method, location: resolveUrl(sent.headers.get('location'), base), monitor } };

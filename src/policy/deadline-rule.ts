@@ -1,9 +1,17 @@
 /** What the deadline makes of the next wait. */
 export type DeadlineFit =
   /** Wait `ms`, then try: the wait ends before the deadline (perhaps shortened to, as the last try). */
-  | { wait: number; last: boolean }
+  | {
+      /** ms to wait before the next try. */
+      wait: number;
+      /** Whether that try is the last before the deadline (the wait was shortened for it). */
+      last: boolean;
+    }
   /** No try fits before the deadline: wait for it (it rejects with a `TimeoutError` when it passes). */
-  | { wait: 'deadline' };
+  | {
+      /** Send nothing more: wait for the deadline. */
+      wait: 'deadline';
+    };
 
 /**
  * The one deadline rule of pollite, as a pure function: a deadline is met,

@@ -4,35 +4,35 @@ import type { LoopHooks } from '../engine/hooks.js';
 import type { Environment } from '../env/environment.js';
 import type { RequestFactory } from '../http/request.js';
 
-/** What a loop runs with: {@link PollOptions} without the caller's own callbacks, signal and deadline, every default filled in. */
+/** What a loop runs with: {@link "pollite"!PollOptions | PollOptions} without the caller's own callbacks, signal and deadline, every default filled in. */
 export interface PollSettings {
-  /** {@link PollOptions.interval}: the wait after a 2xx or 304, ms. */
+  /** {@link "pollite"!PollOptions.interval | PollOptions.interval}: the wait after a 2xx or 304, ms. */
   interval: number;
-  /** {@link PollOptions.retries}: failures in a row that are tried again. */
+  /** {@link "pollite"!PollOptions.retries | PollOptions.retries}: failures in a row that are tried again. */
   retries: number;
-  /** {@link PollOptions.backoff}: the extra wait after the n-th failure in a row. */
+  /** {@link "pollite"!PollOptions.backoff | PollOptions.backoff}: the extra wait after the n-th failure in a row. */
   backoff: Backoff;
-  /** {@link PollOptions.maxRetryAfter}: the longest wait a Retry-After may impose, ms. */
+  /** {@link "pollite"!PollOptions.maxRetryAfter | PollOptions.maxRetryAfter}: the longest wait a Retry-After may impose, ms. */
   maxRetryAfter: number;
-  /** {@link PollOptions.requestTimeout}: the deadline of each request, ms, if any. */
+  /** {@link "pollite"!PollOptions.requestTimeout | PollOptions.requestTimeout}: the deadline of each request, ms, if any. */
   requestTimeout: number | undefined;
-  /** {@link PollOptions.pauseWhenHidden}: nothing is sent while the page is hidden. */
+  /** {@link "pollite"!PollOptions.pauseWhenHidden | PollOptions.pauseWhenHidden}: nothing is sent while the page is hidden. */
   pauseWhenHidden: boolean;
-  /** {@link PollOptions.pauseWhenOffline}: nothing is sent while the network is down. */
+  /** {@link "pollite"!PollOptions.pauseWhenOffline | PollOptions.pauseWhenOffline}: nothing is sent while the network is down. */
   pauseWhenOffline: boolean;
-  /** {@link PollOptions.cooldown}: this loop honours and announces origin cooldowns. */
+  /** {@link "pollite"!PollOptions.cooldown | PollOptions.cooldown}: this loop honours and announces origin cooldowns. */
   cooldown: boolean;
-  /** {@link PollOptions.conditional}: requests carry `If-None-Match` (or `If-Modified-Since`). */
+  /** {@link "pollite"!PollOptions.conditional | PollOptions.conditional}: requests carry `If-None-Match` (or `If-Modified-Since`). */
   conditional: boolean;
-  /** {@link PollOptions.parse}: reads a 2xx body. */
+  /** {@link "pollite"!PollOptions.parse | PollOptions.parse}: reads a 2xx body. */
   parse: (response: Response) => Promise<unknown>;
-  /** {@link PollOptions.init}: merged into every request. */
+  /** {@link "pollite"!PollOptions.init | PollOptions.init}: merged into every request. */
   init: RequestInit;
-  /** {@link PollOptions.fetch}: the fetch the loop sends with. */
+  /** {@link "pollite"!PollOptions.fetch | PollOptions.fetch}: the fetch the loop sends with. */
   fetch: typeof fetch;
-  /** {@link PollOptions.use}: the opt-in features, in the order given. */
+  /** {@link "pollite"!PollOptions.use | PollOptions.use}: the opt-in features, in the order given. */
   use: readonly PollFeature[];
-  /** {@link PollOptions.env}: clock, timers, randomness, visibility and online state, defaults filled in. */
+  /** {@link "pollite"!PollOptions.env | PollOptions.env}: clock, timers, randomness, visibility and online state, defaults filled in. */
   env: Environment;
 }
 

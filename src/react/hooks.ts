@@ -1,10 +1,9 @@
 import { type PollOptions } from '../index.js';
+import { urlKey } from '../kit/index.js';
 import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollView } from '../observe/index.js';
 import { useKeyed } from './use-keyed.js';
 import { useLatest } from './use-latest.js';
 import { useView } from './use-view.js';
-
-const keyOf = (url: string | URL | null): string | null => (url === null ? null : String(url));
 
 /**
  * Polls `url` with `poll` while the component is mounted: the snapshot of
@@ -26,7 +25,7 @@ const keyOf = (url: string | URL | null): string | null => (url === null ? null 
  * if (job.secondsLeft !== undefined) return <p>{job.paced ? 'Busy' : `Attempt ${job.attempt} of ${job.limit} failed`}: next try in {job.secondsLeft} s</p>;
  */
 export function usePoll<TData = unknown>(url: string | URL | null, options?: PollOptions<TData>): PollView<TData> {
-  const key = keyOf(url);
+  const key = urlKey(url);
   const latest = useLatest(options);
   const state = useKeyed(key, () => createPollState<TData>(key, () => latest.current));
   return useView(state, options?.env);
@@ -51,7 +50,7 @@ export function usePoll<TData = unknown>(url: string | URL | null, options?: Pol
  * if (report.status === 'error') return <button onClick={report.retry}>Retry</button>;
  */
 export function useFetchWithRetry<TData = unknown>(url: string | URL | null, options?: FetchStateOptions<TData>): FetchView<TData> {
-  const key = keyOf(url);
+  const key = urlKey(url);
   const latest = useLatest(options);
   const state = useKeyed(key, () => createFetchState<TData>(key, () => latest.current));
   return useView(state, options?.env);

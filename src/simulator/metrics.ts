@@ -1,4 +1,4 @@
-import { parseRetryAfter } from '../index.js';
+import { parseRetryAfter } from '../kit/index.js';
 import { percentile } from './percentile.js';
 
 /** What one strategy did to the modelled server. Times are virtual ms. */

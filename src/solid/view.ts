@@ -1,14 +1,10 @@
 import { createEffect, createSignal, on, onCleanup, untrack, type Accessor } from 'solid-js';
 import { type Clock } from '../index.js';
+import { urlKey } from '../kit/index.js';
 import { createCountdown, type RunState, type ViewControls } from '../observe/index.js';
 
 /** A url as a primitive takes it: a value or an accessor (a signal, a prop getter). */
 export type UrlSource = string | URL | null | Accessor<string | URL | null>;
-
-const keyOf = (url: UrlSource): string | null => {
-  const value = typeof url === 'function' ? url() : url;
-  return value === null ? null : String(value);
-};
 
 /**
  * The view of the state `make(key)` makes for the current url, as an
@@ -21,13 +17,13 @@ export function createView<TSnapshot extends object & { readonly nextAttemptAt: 
   make: (key: string | null) => RunState<TSnapshot>,
   env: () => Partial<Clock> | undefined,
 ): TSnapshot & ViewControls {
-  let state = untrack(() => make(keyOf(url)));
+  let state = untrack(() => make(urlKey(url)));
   let made = true;
   const [snapshot, setSnapshot] = createSignal(state.getSnapshot());
   const [secondsLeft, setSecondsLeft] = createSignal<number | undefined>(undefined);
   createEffect(
     on(
-      () => keyOf(url),
+      () => urlKey(url),
       (key) => {
         if (!made) state = make(key);
         made = false;

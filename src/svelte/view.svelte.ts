@@ -2,15 +2,11 @@
 // compiler, as every Svelte 5 library's are (vite-plugin-svelte, SvelteKit).
 import { untrack } from 'svelte';
 import { type Clock } from '../index.js';
+import { urlKey } from '../kit/index.js';
 import { createCountdown, type RunState, type ViewControls } from '../observe/index.js';
 
 /** A url as Svelte code passes it: a value, or a getter (`() => url`) to follow its changes. */
 export type UrlSource = string | URL | null | (() => string | URL | null);
-
-const keyOf = (url: UrlSource): string | null => {
-  const value = typeof url === 'function' ? url() : url;
-  return value === null ? null : String(value);
-};
 
 /**
  * The view of the state `make(key)` makes for the current url, as an object
@@ -24,12 +20,12 @@ export function createView<TSnapshot extends object & { readonly nextAttemptAt: 
   make: (key: string | null) => RunState<TSnapshot>,
   env: () => Partial<Clock> | undefined,
 ): TSnapshot & ViewControls {
-  let key = untrack(() => keyOf(url));
+  let key = untrack(() => urlKey(url));
   let state = untrack(() => make(key));
   let snapshot = $state.raw(state.getSnapshot());
   let secondsLeft = $state.raw<number | undefined>(undefined);
   $effect(() => {
-    const next = keyOf(url);
+    const next = urlKey(url);
     return untrack(() => {
       if (next !== key) {
         key = next;

@@ -1,5 +1,6 @@
 import type { QueryFunctionContext, QueryKey } from '@tanstack/query-core';
-import { discardBody, HttpError, ParseError, parseJson } from '../index.js';
+import { HttpError, ParseError } from '../index.js';
+import { discardBody, parseJson, redactUrl } from '../kit/index.js';
 
 /** Options of {@link conditionalQueryFn}. */
 export interface ConditionalQueryOptions<TData> {
@@ -58,7 +59,7 @@ export function conditionalQueryFn<TData = unknown>(
   // A relative URL is resolved against the page when the query runs (as fetch does), so creating the
   // queryFn during server rendering does not throw; here only malformed ones are refused.
   if (!((typeof url === 'string' && URL.canParse(url, 'http://relative.invalid/')) || url instanceof URL)) {
-    throw new TypeError(`Expected \`url\` to be a valid URL string or URL, got ${String(url)}`);
+    throw new TypeError(`Expected \`url\` to be a valid URL string or URL, got ${typeof url === 'string' ? redactUrl(url) : String(url)}`);
   }
   if (typeof options !== 'object' || options === null) throw new TypeError('Expected `options` to be an object');
   const { init = {}, parse = parseJsonOrNull as (response: Response) => Promise<TData> } = options;

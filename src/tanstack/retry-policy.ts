@@ -1,4 +1,5 @@
-import { errorOutcome, fullJitter, isRetryableError, retryDecision, type RetryDecision, type RetryPolicy } from '../index.js';
+import { fullJitter, isRetryableError } from '../index.js';
+import { errorOutcome, retryDecision, type RetryDecision, type RetryPolicy } from '../kit/index.js';
 import { count, duration, func, validateOptions, type Check } from '../options/check.js';
 import type { RetryPolicyOptions } from './retry-policy-options.js';
 

@@ -1,14 +1,10 @@
 import { getCurrentInstance, onMounted, onScopeDispose, shallowReactive, toValue, watch, type MaybeRefOrGetter } from 'vue';
 import { type Clock } from '../index.js';
+import { urlKey } from '../kit/index.js';
 import { createCountdown, type RunState, type ViewControls } from '../observe/index.js';
 
 /** A url as a composable takes it: a value, a ref or a getter. */
 export type UrlSource = MaybeRefOrGetter<string | URL | null>;
-
-const keyOf = (url: UrlSource): string | null => {
-  const value = toValue(url);
-  return value === null ? null : String(value);
-};
 
 /**
  * A shallow-reactive view of the state `make(key)` makes for the current
@@ -21,7 +17,7 @@ export function useView<TSnapshot extends object & { readonly nextAttemptAt: num
   make: (key: string | null) => RunState<TSnapshot>,
   env: () => Partial<Clock> | undefined,
 ): TSnapshot & ViewControls {
-  let state = make(keyOf(url));
+  let state = make(urlKey(toValue(url)));
   let live = false;
   let disconnect = (): void => undefined;
   const view = shallowReactive({
@@ -44,7 +40,7 @@ export function useView<TSnapshot extends object & { readonly nextAttemptAt: num
     };
   };
   watch(
-    () => keyOf(url),
+    () => urlKey(toValue(url)),
     (key) => {
       disconnect();
       state = make(key);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cooldownKeys, jobKeys, randomId, sha256 } from '../../src/cluster/keys.js';
-import { shareKey } from '../../src/cooperate/share-key.js';
+import { cooldownKeys, jobKeys, randomId } from '../../src/cluster/keys.js';
+import { sha256Hex, shareKey } from '../../src/kit/index.js';
 import { requestFactory } from '../../src/http/request.js';
 
 // The names pollite gives things in Redis: they must be the same in every
@@ -16,11 +16,11 @@ afterEach(() => {
 
 const hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-describe('sha256() and cooldownKeys()', () => {
+describe('sha256Hex() and cooldownKeys()', () => {
   it("is the SHA-256 in lower-case hex, two digits a byte (this path's has bytes under 16)", async () => {
     expect(hex('/v1/jobs')).toBe('bca1e36d88dbc646e72faac7fc24afd3996a73709d684e50c11e13d874bf0611');
-    expect(await sha256('/v1/jobs')).toBe(hex('/v1/jobs'));
-    expect(await sha256('')).toBe(hex(''));
+    expect(await sha256Hex('/v1/jobs')).toBe(hex('/v1/jobs'));
+    expect(await sha256Hex('')).toBe(hex(''));
   });
 
   it("keys a URL's cooldowns by its origin (503) and its path hashed (429), in the origin's slot", async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { shareKey } from '../../src/cooperate/share-key.js';
+import { shareKey } from '../../src/kit/index.js';
 import { requestFactory } from '../../src/http/request.js';
 import { poll, type PollEvent } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';

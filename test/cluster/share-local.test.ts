@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCluster } from '../../src/cluster/index.js';
-import { jobKeys, sha256 } from '../../src/cluster/keys.js';
-import { shareKey } from '../../src/cooperate/share-key.js';
+import { jobKeys } from '../../src/cluster/keys.js';
 import { requestFactory } from '../../src/http/request.js';
-import { poll, type PollEvent, type PollFeature } from '../../src/index.js';
+import { poll, type PollEvent } from '../../src/index.js';
+import { sha256Hex, shareKey, type PollFeature } from '../../src/kit/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
 import { until } from './helpers/processes.js';
 import { scriptedRedis, type SentScript } from './share-local-redis.js';
@@ -511,7 +511,7 @@ describe('cluster.share(): one check at a time, and what leaving stops', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(r.sent).toEqual([]);
     // Nor is anything left listening on the job's channel (a share started for nobody would never leave).
-    const { channel } = jobKeys('p:', await sha256(shareKey(requestFactory(`${server.url}/job`, {}))!));
+    const { channel } = jobKeys('p:', await sha256Hex(shareKey(requestFactory(`${server.url}/job`, {}))!));
     expect(r.listeners(channel)).toBe(0);
     expect(server.requests).toHaveLength(0);
     await cluster.close();

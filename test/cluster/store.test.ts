@@ -4,9 +4,8 @@ import type { ClusterRedis, ClusterStatus } from '../../src/cluster/index.js';
 import { withDeadline } from '../../src/cluster/deadline.js';
 import { ACQUIRE } from '../../src/cluster/scripts.js';
 import { clusterStore, FAULT } from '../../src/cluster/store.js';
-import { later } from '../../src/cluster/timer.js';
 
-// The store, the deadline and the timer on their own, over a scripted
+// The store and the deadline on their own, over a scripted
 // ClusterRedis (no server: what is tested is what pollite sends and does
 // with each answer or failure; test/cluster/*.test.ts run a real Redis).
 
@@ -127,23 +126,5 @@ describe('withDeadline()', () => {
     expect(vi.getTimerCount()).toBe(0);
     expect(await withDeadline(Promise.resolve(7), 20)).toBe(7);
     expect(vi.getTimerCount()).toBe(0);
-  });
-});
-
-describe('later()', () => {
-  it("chains timers past setTimeout's limit, firing once at the end; cancelled, it does not fire", () => {
-    const armed: Array<{ ms: number; fire: () => void }> = [];
-    const cleared: unknown[] = [];
-    const clock = { setTimeout: (fire: () => void, ms: number) => (armed.push({ ms, fire }), armed.length), clearTimeout: (handle: unknown) => void cleared.push(handle) };
-    let fired = 0;
-    later(clock, 2 ** 31 + 9, () => void (fired += 1));
-    armed[0]!.fire();
-    expect(fired).toBe(0);
-    expect(armed.map((t) => t.ms)).toEqual([2 ** 31 - 1, 10]);
-    armed[1]!.fire();
-    expect(fired).toBe(1);
-    const cancel = later(clock, 5, () => void (fired += 1));
-    cancel();
-    expect(cleared).toEqual([3]);
   });
 });

@@ -3,7 +3,8 @@ import { clearCooldowns, paceByData, type PaceByDataOptions } from '../../src/co
 import { requestFactory } from '../../src/http/request.js';
 import { serverWait } from '../../src/http/server-wait.js';
 import { normalizePollOptions } from '../../src/poll/normalize-poll-options.js';
-import { poll, type PollAnswer, type PollEvent } from '../../src/index.js';
+import { poll, type PollEvent } from '../../src/index.js';
+import { type PollAnswer } from '../../src/kit/index.js';
 import { recordingEnv } from '../helpers/env.js';
 import { json, scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 

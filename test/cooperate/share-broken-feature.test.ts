@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { share, shareTabs } from '../../src/cooperate/index.js';
-import { poll, type PollFeature } from '../../src/index.js';
+import { poll } from '../../src/index.js';
+import { type PollFeature } from '../../src/kit/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
 
 // A feature after share() or shareTabs() whose `run` throws at once: every

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { share, shareIdentity, type ShareIdentity } from '../../src/cooperate/index.js';
-import { poll, type PollFeature } from '../../src/index.js';
+import { share } from '../../src/cooperate/index.js';
+import { shareIdentity, type ShareIdentity } from '../../src/kit/index.js';
+import { poll } from '../../src/index.js';
+import { type PollFeature } from '../../src/kit/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
 
 // share() never hands a caller an answer it could not have got itself: two

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { share } from '../../src/cooperate/index.js';
-import { shareKey } from '../../src/cooperate/share-key.js';
+import { shareKey } from '../../src/kit/index.js';
 import { requestFactory } from '../../src/http/request.js';
 import { poll } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';

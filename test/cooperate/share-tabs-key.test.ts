@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearCooldowns, shareTabs } from '../../src/cooperate/index.js';
-import { shareKey } from '../../src/cooperate/share-key.js';
+import { shareKey } from '../../src/kit/index.js';
 import { requestFactory } from '../../src/http/request.js';
 import { poll, type PollEvent } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';

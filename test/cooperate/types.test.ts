@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { paceByData, pauseWhenBlurred, share, shareTabs, type FocusSource, type PaceByDataOptions, type ShareOptions } from '../../src/cooperate/index.js';
-import { poll, type Environment, type OnlineSource, type PollCall, type PollEvent, type PollFeature, type PollOptions } from '../../src/index.js';
+import { poll, type Environment, type OnlineSource, type PollEvent, type PollOptions } from '../../src/index.js';
+import { type PollCall, type PollFeature } from '../../src/kit/index.js';
 
 describe('types of the cooperating pollers', () => {
   it('interval is a number; sharing and a pace set by the data are features passed in use', () => {

@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { poll, sleep, whenVisible, type PollEvent } from '../../src/index.js';
+import { poll, type PollEvent } from '../../src/index.js';
+import { sleep, whenVisible } from '../../src/kit/index.js';
 import { scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';
 
 /** A stand-in `document`: an EventTarget with a settable visibilityState. */

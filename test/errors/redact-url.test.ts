@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from '../../src/index.js';
+import { redactUrl } from '../../src/kit/index.js';
 import { FC_RUNS } from '../property/runs.js';
 
 // redactUrl is the one rule for a URL in anything a log may see: pollite's

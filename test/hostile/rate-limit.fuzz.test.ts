@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRateLimit, type HeaderReader, type RateLimit } from '../../src/index.js';
+import { parseRateLimit, type HeaderReader, type RateLimit } from '../../src/kit/index.js';
 import { FC_RUNS } from '../property/runs.js';
 
 // The RateLimit field is text any server (or anything between) can write,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../src/index.js';
+import { parseRetryAfter } from '../../src/kit/index.js';
 import { FC_RUNS } from '../property/runs.js';
 
 // parseRetryAfter reads a header any server (or anything between) can

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readText } from '../../src/http/body.js';
-import { discardBody } from '../../src/index.js';
+import { discardBody } from '../../src/kit/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { bomb, bombServer, CODINGS, countingFetch, READ_AHEAD } from './bomb.js';
 

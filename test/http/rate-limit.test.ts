@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRateLimit, retryDecision, serverWait, type RetryPolicy } from '../../src/index.js';
+import { parseRateLimit, retryDecision, serverWait, type RetryPolicy } from '../../src/kit/index.js';
 import { FC_RUNS } from '../property/runs.js';
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRetryableStatus } from '../../src/index.js';
+import { isRetryableStatus } from '../../src/kit/index.js';
 
 describe('isRetryableStatus', () => {
   it('is true for 408, 429 and 500 to 599, false on either side of each', () => {

@@ -39,6 +39,15 @@ describe('a feature that is not imported costs zero bytes', () => {
     }
   });
 
+  it('pollite/kit adds nothing to the root, and each of its building blocks brings only its own file', async () => {
+    expect((await kept("import * as p from './src/index.ts'; globalThis.x = p;")).filter((f) => f.startsWith('src/kit/'))).toEqual([]);
+    const own = async (code: string): Promise<string[]> => (await kept(code)).filter((f) => f.startsWith('src/'));
+    expect(await own("import { urlKey } from './src/kit/index.ts'; globalThis.x = urlKey;")).toEqual(['src/observe/url-key.ts']);
+    expect(await own("import { startTimer } from './src/kit/index.ts'; globalThis.x = startTimer;")).toEqual(['src/env/timer.ts']);
+    const loops = await kept("import { createSharedLoops } from './src/kit/index.ts'; globalThis.x = createSharedLoops;");
+    expect(loops.filter((f) => /src\/(kit|policy|http|engine|poll|retry)\//.test(f))).toEqual(['src/kit/shared-loop.ts']);
+  });
+
   it('each opt-in feature of pollite/cooperate brings only its own files', async () => {
     const blur = await kept("import { poll } from './src/index.ts'; import { pauseWhenBlurred } from './src/cooperate/index.ts'; globalThis.x = [poll, pauseWhenBlurred];");
     expect(blur.filter((f) => f.startsWith('src/cooperate/'))).toEqual(['src/cooperate/pause-when-blurred.ts']);

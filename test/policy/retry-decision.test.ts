@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { constant, decorrelatedJitter, isRetryableStatus } from '../../src/index.js';
+import { constant, decorrelatedJitter } from '../../src/index.js';
+import { isRetryableStatus } from '../../src/kit/index.js';
 import { PACED_FROM, retryDecision, type Failure, type RetryDecision, type RetryPolicy } from '../../src/policy/retry-decision.js';
 
 const delayOf = (decision: RetryDecision): number => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HttpError, PollGaveUpError, poll, type PollEvent, type PollFeature } from '../../src/index.js';
+import { HttpError, PollGaveUpError, poll, type PollEvent } from '../../src/index.js';
+import { type PollFeature } from '../../src/kit/index.js';
 import { switchable, until } from '../cooperate/helpers/virtual-clock.js';
 import { recordingEnv } from '../helpers/env.js';
 import { json, scripted, sendJson, startServer, type TestServer } from '../helpers/server.js';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchWithRetry, poll, type LoopHooks, type PollAnswer, type PollEvent, type PollFeature } from '../../src/index.js';
+import { fetchWithRetry, poll, type PollEvent } from '../../src/index.js';
+import { type LoopHooks, type PollAnswer, type PollFeature } from '../../src/kit/index.js';
 import { recordingEnv } from '../helpers/env.js';
 import { json, scripted, startServer, type TestServer } from '../helpers/server.js';
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseRetryAfter, poll, type PollEvent } from '../../src/index.js';
+import { poll, type PollEvent } from '../../src/index.js';
+import { parseRetryAfter } from '../../src/kit/index.js';
 import { jsonWithETag, retryLater } from '../../src/server/index.js';
 import { recordingEnv } from '../helpers/env.js';
 import { serveWeb } from './serve.js';

@@ -1,4 +1,4 @@
-import { parseRetryAfter } from '../../index.js';
+import { parseRetryAfter } from '../../kit/index.js';
 import { countBodyBytes } from '../body-bytes.js';
 import type { DemoWire } from './demo-clock.js';
 

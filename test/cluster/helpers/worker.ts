@@ -2,7 +2,8 @@
 // and forked by ./processes.ts, told what to poll over IPC, reporting every event,
 // update and cluster status back. See ./processes.ts.
 import { createCluster, type ClusterStatus } from '../../../src/cluster/index.js';
-import { poll, type PollEvent, type PollFeature } from '../../../src/index.js';
+import { poll, type PollEvent } from '../../../src/index.js';
+import { type PollFeature } from '../../../src/kit/index.js';
 import { connectClient, type ClientKind } from './clients.js';
 import { lagProbe } from './lag.js';
 

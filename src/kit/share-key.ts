@@ -1,4 +1,4 @@
-import type { PollCall } from '../index.js';
+import type { PollCall } from '../poll/feature.js';
 
 /**
  * The request part of what makes two polls the same poll: method, URL,

@@ -1,37 +1,16 @@
 import { detachedFetch } from '../env/detached-fetch.js';
 import { parseJson } from '../http/body.js';
-import { checkNames, refuse } from '../options/check.js';
+import { refuse } from '../options/check.js';
 import type { LocalReason } from '../engine/events.js';
-import type { PollCall, PollFeature } from '../index.js';
+import type { PollCall, PollFeature } from '../poll/feature.js';
 import { shareKey } from './share-key.js';
 
-export type { LocalReason };
-
-/** The `key` option of a sharing feature: a string, or a function of each call that returns one. */
+/**
+ * The `key` option of a sharing feature (`share()`, `shareTabs()`,
+ * `cluster.share()`): a string, or a function of each call that returns
+ * one. See `ShareOptions.key` in `pollite/cooperate`.
+ */
 export type ShareKeyOption = string | ((call: PollCall<unknown>) => string);
-
-/** Options of `share()` and `shareTabs()`. */
-export interface ShareOptions {
-  /**
-   * Says that polls of one request (method, URL, headers, body and what of
-   * `init` fetch reads: `credentials`, `mode`, `cache`, `redirect`,
-   * `integrity` and any other field of plain value) under this key are the
-   * same poll, whatever their `fetch`, `parse`, objects in `init` (Node's
-   * `dispatcher`) and features after the sharing one that run the loop:
-   * that those send the same request as the same user and read the answer
-   * alike. Without a key those are compared by identity within a realm (two
-   * polls with different `fetch` wrappers never share), and cannot be
-   * compared at all across tabs or processes: there, a poll with any of
-   * them of its own shares only within its tab or process (a `share` event
-   * says `local`, and why). A function is called with each call and gives
-   * the key of that call (the user its `fetch` signs for). The key is never
-   * a name others can read (`shareTabs()` and `cluster.share()` hash it);
-   * a key that is not a non-empty string is a `TypeError`.
-   * @default none: `fetch`, `parse` and the rest are compared as above
-   * @example shareTabs({ key: () => `user ${session.userId}` }) // a fetch that adds the session's token
-   */
-  key?: ShareKeyOption;
-}
 
 /** What a sharing feature shares a poll by. */
 export interface ShareIdentity {
@@ -44,19 +23,6 @@ export interface ShareIdentity {
   key: string;
   /** The first part that has no meaning beyond this realm (so no `key` was given): share only within it. */
   local?: LocalReason;
-}
-
-/** The `key` option, checked. */
-export function checkShareKey(options: ShareOptions | undefined): ShareKeyOption | undefined {
-  if (options === undefined) return undefined;
-  // The key a call ends up with is checked again where it is used, in production too (see shareIdentity).
-  if (typeof __DEV__ === 'undefined' || __DEV__) {
-    if (typeof options !== 'object' || options === null) refuse('options', 'an object');
-    checkNames(options, ['key']);
-    const { key } = options;
-    if (key !== undefined && typeof key !== 'function' && (typeof key !== 'string' || key === '')) refuse('key', 'a non-empty string or a function');
-  }
-  return options?.key;
 }
 
 /** What fetch reads from `init` (or a Request input) besides method, headers and body, with the value it takes when none is given. */
