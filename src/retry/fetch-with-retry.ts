@@ -13,8 +13,7 @@ import { idempotencyKeyFor, withIdempotencyKey } from './idempotency-key.js';
 import { checkFetchInit, normalizeFetchRetryOptions, type NormalizedFetchRetryOptions } from './normalize-retry-options.js';
 import { isReplayableBody } from './replayable-body.js';
 import type { FetchWithRetryInit } from './retry-options.js';
-import { retryPolicyOf } from './retry-policy.js';
-import { retryHooks } from './retry.js';
+import { retrySpec } from './retry.js';
 
 /** Methods that change state: sent once unless the call carries an Idempotency-Key. */
 const WRITES = new Set(['POST', 'PATCH']);
@@ -97,16 +96,7 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
   const keep = (response: Response, release: () => void, signal: AbortSignal | undefined): Response => (signal ? followBody(response, signal, release) : (release(), response));
   const fetchImpl = o.fetch;
   return runAttempts<Response, Response>({
-    env: o.env,
-    policy: retryPolicyOf(o, retried),
-    hooks: retryHooks(o, () => request.url),
-    signals: o.signals,
-    timeout: o.timeout,
-    timedOut: 'Retrying timed out',
-    attemptTimeout: o.attemptTimeout,
-    attemptTimedOut: 'Attempt timed out',
-    emit: undefined,
-    prices: o.budget,
+    ...retrySpec(o, retried, () => request.url),
     retryable: mayRetry(o, request.method, key !== null, input, fetchInit),
     keeps: true,
     // A signal that can never abort is not handed to fetch: it would only make fetch listen to it. Called detached: browsers and workerd refuse a fetch whose `this` is not the global.

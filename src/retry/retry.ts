@@ -28,6 +28,20 @@ export function retryHooks(o: NormalizedRetryOptions, url: () => string | undefi
   return hooks;
 }
 
+/** What `retry` and `fetchWithRetry` give the engine alike: their policy, hooks, signals and deadlines, no events, the budget's prices. */
+export const retrySpec = (o: NormalizedRetryOptions, isRetryableStatus: (status: number) => boolean, url: () => string | undefined) => ({
+  env: o.env,
+  policy: retryPolicyOf(o, isRetryableStatus),
+  hooks: retryHooks(o, url),
+  signals: o.signals,
+  timeout: o.timeout,
+  timedOut: 'Retrying timed out',
+  attemptTimeout: o.attemptTimeout,
+  attemptTimedOut: 'Attempt timed out',
+  emit: undefined,
+  prices: o.budget,
+});
+
 /**
  * Calls `fn` until it resolves, retrying the failures `shouldRetry` accepts
  * (network failures, timeouts and retryable `HttpError`s by default) after
@@ -59,16 +73,7 @@ export async function retry<T>(fn: (ctx: RetryContext) => Promise<T>, options?: 
   // Nothing can abort this call: a signal that never aborts, made only if `fn` asks.
   let idle: AbortController | undefined;
   return runAttempts<T, T>({
-    env: o.env,
-    policy: retryPolicyOf(o, () => true),
-    hooks: retryHooks(o, () => url),
-    signals: o.signals,
-    timeout: o.timeout,
-    timedOut: 'Retrying timed out',
-    attemptTimeout: o.attemptTimeout,
-    attemptTimedOut: 'Attempt timed out',
-    emit: undefined,
-    prices: o.budget,
+    ...retrySpec(o, () => true, () => url),
     send: async (attempt, signal) => ({
       value: await fn(signal ? { attempt, signal } : { attempt, get signal() { return (idle ??= new AbortController()).signal; } }),
       status: 0,
