@@ -10,7 +10,7 @@ import { join } from 'node:path';
 // .tmp/mutation/, so `--incremental` reruns only what changed in that set.
 
 /** The folders under mutation testing (a glob that matches nothing, such as src/cluster before it exists, is ignored). */
-export const FOLDERS = ['poll', 'policy', 'retry', 'http', 'env', 'cooldown', 'cooperate', 'cluster', 'operation'];
+export const FOLDERS = ['engine', 'poll', 'policy', 'backoff', 'retry', 'http', 'env', 'cooldown', 'cooperate', 'cluster', 'operation'];
 
 /**
  * The tests that run against the mutated source: the core's own folders. Left out: tests of the
@@ -18,7 +18,7 @@ export const FOLDERS = ['poll', 'policy', 'retry', 'http', 'env', 'cooldown', 'c
  * and those that start processes (the active mutant lives in the test worker) or need an
  * external tool. `--testFiles` narrows further.
  */
-const TEST_FOLDERS = ['backoff', 'cluster', 'cooldown', 'cooperate', 'env', 'errors', 'hostile', 'http', 'observe', 'operation', 'policy', 'poll', 'property', 'retry', 'writes'];
+const TEST_FOLDERS = ['backoff', 'cluster', 'cooldown', 'cooperate', 'engine', 'env', 'errors', 'hostile', 'http', 'observe', 'operation', 'policy', 'poll', 'property', 'retry', 'writes'];
 const testFiles = TEST_FOLDERS.flatMap((folder) => {
   const dir = join('test', folder);
   if (!existsSync(dir)) return [];

@@ -78,6 +78,15 @@ function titleOf(file, text) {
 const apiLinks = (text) =>
   text.replace(/\[([^\]]+)\]\(api:([^#)]+)#([^)]+)\)/g, (_, label, module, name) => `{@link "${module}"!${name} | ${label.replace(/`/g, '')}}`);
 
+/**
+ * The README links the guides by their address in the repository (`https://github.com/pollite/pollite/blob/main/docs/polling.md`),
+ * so that they work where the README is read without the docs beside it: on npm, from the installed package. The site
+ * has the pages beside it: those links become relative again (`docs/polling.md`), which TypeDoc follows and checks.
+ */
+const { repository } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const repositoryFiles = `${repository.url.replace(/^git\+/, '').replace(/\.git$/, '')}/blob/main/`;
+const siteLinks = (text) => text.replaceAll(`](${repositoryFiles}docs/`, '](docs/');
+
 const frontMatter = (title, group) => `---\ntitle: ${JSON.stringify(title)}\ngroup: ${group}\n---\n\n`;
 
 /** Copies README.md and docs/ (less the site) into the stage, each page with its front matter; returns the pages in order. */
@@ -85,7 +94,7 @@ function stageMarkdown() {
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(join(stage, 'docs'), { recursive: true });
   // The site's header already says "pollite": the README's own title would say it twice.
-  writeFileSync(join(stage, 'README.md'), apiLinks(readFileSync(join(root, 'README.md'), 'utf8').replace(/^# pollite\n+/, '')));
+  writeFileSync(join(stage, 'README.md'), apiLinks(siteLinks(readFileSync(join(root, 'README.md'), 'utf8').replace(/^# pollite\n+/, ''))));
   const pages = [];
   const present = readdirSync(docs, { withFileTypes: true });
   for (const entry of present) {
@@ -115,6 +124,26 @@ function leadComment(indexFile) {
   return lines.join(' ').trim();
 }
 
+/**
+ * TypeDoc lists a page's headings in its contents ("On This Page") by their text tokens alone, so the code in a
+ * heading fell out of it: "When pollite waits longer than your `interval`" was listed as "...than your ". Each code
+ * span of a heading gets its text as a child token, which TypeDoc's contents and slugs read (the anchor becomes
+ * GitHub's: `#when-pollite-waits-longer-than-your-interval`) and markdown-it's renderer ignores (it prints the code).
+ */
+function headingCodeAsText(markdown) {
+  markdown.core.ruler.push('pollite_heading_code', (state) => {
+    state.tokens.forEach((token, index) => {
+      if (token.type !== 'heading_open') return;
+      for (const child of state.tokens[index + 1]?.children ?? []) {
+        if (child.type !== 'code_inline') continue;
+        const text = new state.Token('text', '', 0);
+        text.content = child.content;
+        child.children = [text];
+      }
+    });
+  });
+}
+
 const pages = stageMarkdown();
 const entries = entryPoints();
 for (const entry of entries) if (!existsSync(join(root, entry.source))) fail(`${entry.name}: ${entry.source} does not exist`);
@@ -123,6 +152,7 @@ const app = await Application.bootstrapWithPlugins({
   entryPoints: entries.map((entry) => entry.source),
   projectDocuments: pages,
   out,
+  markdownItLoader: headingCodeAsText,
 });
 
 // Modules are named after the package's subpaths (`pollite/react`, not `react`), and described by the comment that
@@ -157,4 +187,26 @@ if (app.logger.hasErrors() || app.logger.warningCount > 0) fail('rendering the s
 for (const page of ['index.html', 'modules.html']) if (!existsSync(join(out, page))) fail(`${page} is missing from ${relative(root, out)}`);
 const documents = readdirSync(join(out, 'documents')).filter((name) => name.endsWith('.html'));
 if (documents.length !== pages.length) fail(`${pages.length} markdown pages but ${documents.length} pages under documents/`);
+// Each page's contents list every heading whole: the text of its link is the heading's text (issue 35).
+const textOf = (html) =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .trim();
+let headings = 0;
+for (const file of ['index.html', ...documents.map((name) => join('documents', name))]) {
+  const html = readFileSync(join(out, file), 'utf8');
+  for (const [, slug, inner] of html.matchAll(/<h[1-6] id="([^"]+)" class="tsd-anchor-link">(.*?)<a href="#[^"]*" aria-label="Permalink"/g)) {
+    headings += 1;
+    const listed = new RegExp(`<a href="#${slug.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>(.*?)</a>`).exec(html.slice(html.indexOf('tsd-page-navigation')));
+    if (!listed) fail(`${file}: the heading "${textOf(inner)}" is missing from the page's contents`);
+    if (textOf(listed[1]) !== textOf(inner)) fail(`${file}: the contents list the heading "${textOf(inner)}" as "${textOf(listed[1])}"`);
+  }
+}
+if (headings === 0) fail('no heading found in the pages: has TypeDoc changed its markup? (see the contents check in build-docs.mjs)');
+
 console.log(`docs: ${relative(root, out) || out}/index.html: ${pages.length} pages and the API of ${project.getChildrenByKind(ReflectionKind.Module).length} entry points`);

@@ -3,12 +3,16 @@
 // server, bundle it with esbuild and hold each entry point to its size budget
 // (its production build), and check that a production bundle (esbuild with
 // the `production` condition, a Vite build) carries none of the development
-// checks that Node, by default, still runs.
+// checks that Node, by default, still runs. Before all that, what npm shows
+// and old tools read: repository, homepage, bugs, the README (install line
+// first, every link absolute and found in the repository), the CHANGELOG, and
+// types that TypeScript's `moduleResolution: "node"` resolves (a tsc run).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { linkProblems, linksOf } from './package-links.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const work = join(root, '.tmp', 'package-check');
@@ -31,6 +35,57 @@ writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer',
 run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--offline', tarball], consumer);
 const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', 'pollite', 'package.json'), 'utf8'));
 const entries = Object.keys(manifest.exports).filter((key) => key !== './package.json');
+
+// What npm shows of the package, and what people meet first (issue 35): where it lives, the install line, links that
+// work without the repository beside them (scripts/package-links.mjs), the changelog, and types for old resolvers.
+const installed = join(consumer, 'node_modules', 'pollite');
+const repository = manifest.repository?.url?.replace(/^git\+/, '').replace(/\.git$/, '');
+const shipped = (file) => (existsSync(join(installed, file)) ? readFileSync(join(installed, file), 'utf8') : undefined);
+const inRepository = (path) => (!existsSync(join(root, path)) ? undefined : statSync(join(root, path)).isDirectory() ? '' : readFileSync(join(root, path), 'utf8'));
+const readme = shipped('README.md') ?? '';
+const firstBlock = /^```[^\n]*\n([\s\S]*?)^```/m.exec(readme)?.[1] ?? '';
+const metaProblems = [
+  ...(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/.test(repository ?? '') ? [] : [`repository.url is ${JSON.stringify(manifest.repository)}: a GitHub repository, git+https://github.com/owner/name.git`]),
+  ...(manifest.homepage === `${repository}#readme` ? [] : [`homepage is ${manifest.homepage}, not the repository's README (${repository}#readme)`]),
+  ...(manifest.bugs?.url === `${repository}/issues` ? [] : [`bugs.url is ${manifest.bugs?.url}, not the repository's issues (${repository}/issues)`]),
+  ...['main', 'types'].filter((field) => !manifest[field] || !existsSync(join(installed, manifest[field]))).map((field) => `${field} (${manifest[field]}) is not in the package`),
+  ...['README.md', 'CHANGELOG.md'].filter((file) => shipped(file) === undefined).map((file) => `${file} is not in the package`),
+  ...(firstBlock.split('\n')[0] === 'npm install pollite' ? [] : ['the README\'s first code block does not open with `npm install pollite`']),
+  ...(readme.includes(`](${repository}/blob/main/CHANGELOG.md)`) ? [] : ['the README does not link the changelog']),
+  ...['npm install && npm start', 'npm test'].filter((command) => !readme.includes(`\n${command} `)).map((command) => `the README does not show \`${command}\` (the front door for contributors)`),
+  ...['README.md', 'CHANGELOG.md'].flatMap((file) => linkProblems(shipped(file) ?? '', { repository, read: inRepository }).map((problem) => `${file}: ${problem}`)),
+];
+if (metaProblems.length) throw new Error(`the packed package:\n  ${metaProblems.join('\n  ')}`);
+const links = ['README.md', 'CHANGELOG.md'].map((file) => `${file} ${linksOf(shipped(file)).length}`).join(', ');
+console.log(`package: repository, homepage and bugs at ${repository}; README (npm install pollite first) and CHANGELOG shipped, every link absolute and found in the repository (${links})`);
+
+// TypeScript's oldest resolver (`moduleResolution: "node"`, node10) reads no `exports`: `types` and `typesVersions` lead
+// it to every entry. A real tsc run from the consumer; @ts-expect-error proves the types were read, not `any`.
+const node10Entries = entries.map((key) => key.replace(/^\./, 'pollite'));
+writeFileSync(
+  join(consumer, 'node10.ts'),
+  `${node10Entries.map((name, i) => `import * as entry${i} from '${name}';`).join('\n')}
+// @ts-expect-error: \`interval\` is a number of milliseconds
+void entry${entries.indexOf('.')}.poll('https://api.example/jobs/1', { interval: '2s' });
+export const entries = [${node10Entries.map((_, i) => `entry${i}`).join(', ')}];
+`,
+);
+writeFileSync(
+  join(consumer, 'tsconfig.node10.json'),
+  JSON.stringify({
+    compilerOptions: { moduleResolution: 'node10', module: 'es2022', target: 'es2022', lib: ['es2022', 'dom'], strict: true, noEmit: true, skipLibCheck: true, types: [] },
+    files: ['node10.ts'],
+  }),
+);
+let node10Files;
+try {
+  node10Files = run(npmBin('tsc'), ['-p', 'tsconfig.node10.json', '--listFiles'], consumer);
+} catch (error) {
+  throw new Error(`moduleResolution "node" (node10) cannot use the installed package:\n${error.stdout}`);
+}
+const unresolved = entries.filter((key) => !node10Files.includes(join(installed, manifest.exports[key].types.replace(/^\.\//, ''))));
+if (unresolved.length) throw new Error(`moduleResolution "node" (node10) did not read the types of ${unresolved.join(', ')}`);
+console.log(`moduleResolution "node" (node10): tsc resolves pollite and its ${entries.length - 1} subpaths to their types (main, types, typesVersions)`);
 
 writeFileSync(
   join(consumer, 'smoke.mjs'),
@@ -176,7 +231,7 @@ console.log(
 );
 
 // The development checks (src/options/dev.d.ts): none in a production bundle, every one where Node runs pollite by default.
-const DEVELOPMENT_ONLY = ['Unknown option', 'did you mean', 'given as ', 'pollite: poll() without'];
+const DEVELOPMENT_ONLY = ['Unknown option', 'did you mean', 'given as ', 'pollite: poll() without', 'number of milliseconds'];
 const carried = (code) => DEVELOPMENT_ONLY.filter((words) => code.includes(words));
 // The simulator keeps its checks in both builds: its options may come from a form (the playground), not only from code.
 for (const entry of entries.filter((key) => key !== './simulator')) {

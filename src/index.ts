@@ -7,15 +7,15 @@ export { PolliteError } from './errors/pollite-error.js';
 export { HttpError, isHttpError } from './errors/http-error.js';
 export { PollGaveUpError, isPollGaveUpError } from './errors/poll-gave-up-error.js';
 export { ParseError, isParseError } from './errors/parse-error.js';
-export { isTimeoutError } from './errors/timeout-error.js';
+export { isTimeoutError, type TimeoutErrorLike } from './errors/timeout-error.js';
 
 export { poll } from './poll/poll.js';
 export type { PollOptions } from './poll/poll-options.js';
-export type { PollEvent } from './engine/events.js';
+export type { PollEvent, GiveUpReason } from './engine/events.js';
 
 export { retry } from './retry/retry.js';
 export { fetchWithRetry } from './retry/fetch-with-retry.js';
-export type { RetryOptions, FetchRetryOptions, FetchWithRetryInit, RetryContext, RetryInfo } from './retry/retry-options.js';
+export type { RetryOptions, FetchRetryOptions, FetchWithRetryInit, RetryContext, RetryInfo, GiveUpInfo } from './retry/retry-options.js';
 export { createRetryBudget } from './retry/retry-budget.js';
 export type { RetryBudget, RetryBudgetOptions } from './retry/retry-budget.js';
 export { isRetryableError } from './policy/is-retryable-error.js';

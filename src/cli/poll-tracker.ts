@@ -56,6 +56,13 @@ export function pollTracker({ paths, verbose, now }: PollTrackerOptions) {
         display.answer({ text: `${what} - retry in ${formatDelay(event.delay)} (${why})`, tone: 'retry' });
         break;
       }
+      case 'give-up': {
+        // A status that is never retried (a 4xx) is said by the error line itself, and exits 2 at once.
+        if (event.reason === 'not-retryable') break;
+        const what = event.status ?? (networkError ?? 'network error');
+        display.answer({ text: `${what} - gave up (${event.reason === 'deadline' ? '--timeout passed' : 'retries used up'})`, tone: 'error' });
+        break;
+      }
       case 'wait':
         if (verbose) display.log(`  next request in ${formatDelay(event.delay)}`);
         break;

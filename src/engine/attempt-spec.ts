@@ -1,7 +1,7 @@
 import type { Clock } from '../env/clock.js';
 import type { HeaderReader } from '../http/parse-retry-after.js';
 import type { BudgetPrices, Failure, RetryDecision, RetryPolicy } from '../policy/retry-decision.js';
-import type { PollEvent } from './events.js';
+import type { GiveUpReason, PollEvent } from './events.js';
 import type { LoopHooks } from './hooks.js';
 
 /** One attempt that succeeded: a value to go on with (a parsed 2xx, a 304, a Response, `fn`'s value). */
@@ -63,6 +63,8 @@ export interface AttemptSpec<T, R = T> {
   prices?: BudgetPrices | undefined;
   /** Whether the call may be retried at all (a POST without its key may not). @default true */
   retryable?: boolean;
+  /** Why the call may not be retried when `retryable` is false, for its give-up (a failure the policy would not retry anyway gives up as `not-retryable`). @default 'not-retryable' */
+  unretryable?: GiveUpReason;
   /** Just before attempt `attempt` is sent (counted from 1 since the last success). */
   sending?(attempt: number): void;
   /**
@@ -85,6 +87,8 @@ export interface AttemptSpec<T, R = T> {
   fail(failed: Failed<T>, reason: EndReason, failures: number, release: () => void, signal: AbortSignal | undefined): R;
   /** A failure is retried after `delay` (`onRetry`); `paced`: the server asked for the wait, so it is not shown as a failure. */
   retrying?(failed: Failed<T>, attempt: number, delay: number, paced: boolean): void;
+  /** Attempt `attempt` failed with `error` and is not retried, for `reason` (`onGiveUp`): called once, just before the call ends with it. */
+  givingUp?(error: unknown, attempt: number, reason: GiveUpReason): void;
   /** Frees a failed value before its retry (cancels a response's body). */
   discard?(failed: Failed<T>): void;
 }

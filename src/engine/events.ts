@@ -48,6 +48,21 @@ export type PollEvent =
       /** The server paced this answer (a wait of a second or more): not a failure, and not to be shown as one. */
       paced?: boolean;
     }
+  /**
+   * Attempt `attempt` failed and is not tried again: the call ends with it
+   * (or, for `deadline`, with the `TimeoutError` that follows at once).
+   * Sent once per call that ends so, never after an abort by the caller.
+   */
+  | {
+      /** The event's name. */
+      type: 'give-up';
+      /** The attempt that failed and is not retried. */
+      attempt: number;
+      /** Why it is not retried: see {@link GiveUpReason}. */
+      reason: GiveUpReason;
+      /** The status, when there was an answer. */
+      status?: number;
+    }
   /** The wait after a 2xx or 304. */
   | {
       /** The event's name. */
@@ -110,3 +125,19 @@ export type PollEvent =
 
 /** What keeps a poll from being shared beyond its tab or process: its own `fetch` or `parse`, a feature after the sharing one that runs the loop (`use`), or an object in `init` such as Node's `dispatcher` (`init.dispatcher`). */
 export type LocalReason = 'fetch' | 'parse' | 'use' | `init.${string}`;
+
+/**
+ * Why a failed attempt is not tried again, as the `give-up` event and
+ * `onGiveUp` say:
+ *
+ * - `not-retryable`: the failure is not one the policy retries (a status
+ *   outside `statusCodes`, a 4xx, an error `shouldRetry` refused, a bug);
+ * - `not-idempotent`: a write (POST, PATCH) without an `idempotencyKey`,
+ *   which is sent once;
+ * - `body-not-replayable`: a body the first send consumed (a stream, a
+ *   `Request`'s own body);
+ * - `exhausted`: `retries` are used up;
+ * - `budget`: the retry budget could not pay for the retry;
+ * - `deadline`: the total `timeout` passed before the retry could be sent.
+ */
+export type GiveUpReason = 'not-retryable' | 'not-idempotent' | 'body-not-replayable' | 'exhausted' | 'budget' | 'deadline';

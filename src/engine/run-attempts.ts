@@ -4,10 +4,12 @@ import { wait, type Wake } from '../env/wait.js';
 import { timeoutError } from '../errors/timeout-error.js';
 import { serverWait } from '../http/server-wait.js';
 import { fitDeadline } from '../policy/deadline-rule.js';
+import { responseOf } from '../policy/error-outcome.js';
 import { retryDecision } from '../policy/retry-decision.js';
 import { spread } from '../policy/spread.js';
 import { nextSlowdown, slowsPace } from '../policy/throttle.js';
 import type { AttemptSpec, Failed, Outcome } from './attempt-spec.js';
+import type { GiveUpReason } from './events.js';
 import type { Hold, LoopHooks, PollAnswer } from './hooks.js';
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | null)?.then === 'function';
@@ -58,6 +60,14 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
       kept = false;
       throw error;
     }
+  };
+
+  /** Attempt `attempt` failed (`failed`, or threw `thrown`) and is not retried: `givingUp` and the `give-up` event say why. */
+  const giveUp = (reason: GiveUpReason, attempt: number, failed: Failed<T> | undefined, thrown?: unknown): void => {
+    spec.givingUp?.(failed ? failed.error : thrown, attempt, reason);
+    if (!emit) return;
+    const status = failed ? failed.status : responseOf(thrown)?.status;
+    emit({ type: 'give-up', attempt, reason, ...(status ? { status } : {}) });
   };
 
   /** Whether the last try before the deadline was made: after it, nothing more is sent. */
@@ -125,7 +135,13 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
         own.stop();
         if (signal?.aborted) throw signal.reason;
         const timedOut = own.passed();
-        outcome = spec.thrown(timedOut ? own.signal!.reason : error, timedOut);
+        try {
+          outcome = spec.thrown(timedOut ? own.signal!.reason : error, timedOut);
+        } catch (thrown) {
+          // What is never retried (a status `poll` does not retry, a bug) ends the call as itself.
+          giveUp('not-retryable', attempt, undefined, thrown);
+          throw thrown;
+        }
       }
       const at = env.now();
       // How long before the deadline a last try must start: as long as this one took, at most a tenth of the whole
@@ -170,8 +186,11 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
       const wanted = spec.retryable !== false && (failed.timedOut === true || !spec.wanted || (await spec.wanted(failed, attempt)));
       if (signal?.aborted) throw signal.reason;
       if (!wanted) {
+        // A failure the policy retries, of a call that may not be retried (a write without its key), gives up for the call's reason.
+        const declined = spec.retryable === false && (failed.failure.type !== 'status' || policy.isRetryableStatus(status));
         // Ending in anything but a failure worth a retry counts as a success (a budget refunds).
-        if (spec.retryable !== false) await ended(true);
+        if (!declined) await ended(true);
+        giveUp(declined ? (spec.unretryable ?? 'not-retryable') : 'not-retryable', attempt, failed);
         return finish(() => spec.fail(failed, 'unwanted', failures, release, attemptSignal));
       }
       const interval = status === 429 && slowdown > policy.interval ? slowdown : policy.interval;
@@ -186,10 +205,14 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
       );
       if (!decision.retry) {
         await ended(false);
+        giveUp(decision.reason, attempt, failed);
         return finish(() => spec.fail(failed, decision.reason, decision.failures, release, attemptSignal));
       }
       for (const h of affords) {
-        if (!(await h.afford!(decision))) return finish(() => spec.fail(failed, 'refused', decision.failures, release, attemptSignal));
+        if (!(await h.afford!(decision))) {
+          giveUp('budget', attempt, failed);
+          return finish(() => spec.fail(failed, 'refused', decision.failures, release, attemptSignal));
+        }
       }
       own.stop();
       spec.discard?.(failed);
@@ -209,7 +232,13 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
         retryAfter: decision.retryAfter,
         ...(decision.paced && { paced: true }),
       });
-      await pause(fitted, decision.reason === 'network' ? networkWakes : everyWakes);
+      try {
+        await pause(fitted, decision.reason === 'network' ? networkWakes : everyWakes);
+      } catch (error) {
+        // The deadline came before the retry could be sent: it rejects the call.
+        if (bound.passed()) giveUp('deadline', attempt, failed);
+        throw error;
+      }
     }
   } finally {
     if (!kept) release();

@@ -8,9 +8,12 @@ export const refuse = (name: string, expected: string): never => {
   throw new TypeError(`Expected \`${name}\` to be ${expected}`);
 };
 
+/** A wait, in milliseconds. */
 export const duration: Check = [(v) => typeof v === 'number' && v >= 0 && v < Infinity, 'a finite number >= 0'];
-/** A deadline: `0` would end everything before it began. */
+/** A deadline, in milliseconds: `0` would end everything before it began. */
 export const positiveDuration: Check = [(v) => typeof v === 'number' && v > 0 && v < Infinity, 'a finite number > 0'];
+/** A quantity without a unit (a retry budget's tokens). */
+export const amount: Check = [(v) => typeof v === 'number' && v >= 0 && v < Infinity, 'a finite number >= 0'];
 export const count: Check = [(v) => Number.isInteger(v) && (v as number) >= 0, 'a non-negative integer'];
 export const func: Check = [(v) => typeof v === 'function', 'a function'];
 export const boolean: Check = [(v) => typeof v === 'boolean', 'a boolean'];
@@ -68,10 +71,18 @@ export function validateOptions<O extends object>(options: O | undefined, spec: 
   for (const name in spec) {
     const value = options[name];
     if (value === undefined) continue;
-    const [test, expected] = spec[name]!;
-    if (!test(value)) refuse(name, expected);
+    const check = spec[name]!;
+    if (!check[0](value)) refuse(name, expectedOf(check, value));
   }
 }
+
+/**
+ * The words for a value `check` refuses: a duration given as a string
+ * (`'2s'`, as the CLI takes it) is told its unit. Here rather than in the
+ * check, so that the words leave a production bundle with the validation.
+ */
+const expectedOf = (check: Check, value: unknown): string =>
+  typeof value === 'string' && (check === duration || check === positiveDuration) ? `a number of milliseconds (2000 for 2 s), got '${value}'` : check[1];
 
 /** The options given, less their `undefined` entries: ready to spread over the defaults. */
 export function definedOptions<O extends object>(options: O | undefined): Partial<O> {

@@ -4,7 +4,7 @@ import { boolean, checkNames, count, definedOptions, duration, func, object, pos
 import { REQUEST_INIT_NAMES } from '../options/request-init-names.js';
 import type { Wake } from '../env/wait.js';
 import type { RetryBudget } from './retry-budget.js';
-import type { FetchRetryOptions, RetryInfo, RetryOptions } from './retry-options.js';
+import type { FetchRetryOptions, GiveUpInfo, RetryInfo, RetryOptions } from './retry-options.js';
 
 /** Every default of `retry` and `fetchWithRetry`, in one frozen place. */
 export const RETRY_DEFAULTS = Object.freeze({
@@ -15,6 +15,8 @@ export const RETRY_DEFAULTS = Object.freeze({
   // fetchWithRetry: what may be retried
   methods: Object.freeze(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']),
   statusCodes: Object.freeze([408, 429, 500, 502, 503, 504]),
+  // fetchWithRetry: how it ends
+  throwHttpErrors: false,
 });
 
 /** {@link RetryOptions} after validation, with every default filled in. */
@@ -24,6 +26,7 @@ export interface NormalizedRetryOptions {
   backoff: Backoff | undefined;
   shouldRetry: ((error: unknown, ctx: { attempt: number }) => boolean | Promise<boolean>) | undefined;
   onRetry: ((info: RetryInfo) => void) | undefined;
+  onGiveUp: ((info: GiveUpInfo) => void) | undefined;
   /** The caller's signals (fetchWithRetry: `init.signal` or a Request's, and `retry.signal`). */
   signals: AbortSignal[];
   timeout: number | undefined;
@@ -40,6 +43,7 @@ export interface NormalizedFetchRetryOptions extends NormalizedRetryOptions {
   methods: readonly string[];
   statusCodes: readonly number[];
   idempotencyKey: boolean | string | undefined;
+  throwHttpErrors: boolean;
   fetch: typeof fetch;
 }
 
@@ -56,6 +60,7 @@ const RETRY_SPEC = {
   backoff: func,
   shouldRetry: func,
   onRetry: func,
+  onGiveUp: func,
   signal,
   timeout: positiveDuration,
   attemptTimeout: positiveDuration,
@@ -76,6 +81,7 @@ function fill(given: RetryOptions): NormalizedRetryOptions {
     backoff: given.backoff,
     shouldRetry: given.shouldRetry,
     onRetry: given.onRetry,
+    onGiveUp: given.onGiveUp,
     signals: given.signal ? [given.signal] : [],
     timeout: given.timeout,
     attemptTimeout: given.attemptTimeout,
@@ -94,7 +100,7 @@ export function normalizeRetryOptions(options: RetryOptions | undefined): Normal
 }
 
 // Made when asked, not at the top: a module-level spread is kept by bundlers, with fetchWithRetry's checks, in a bundle of `retry` alone.
-const fetchRetrySpec = () => ({ ...RETRY_SPEC, methods: strings, statusCodes: statuses, idempotencyKey: key, fetch: func });
+const fetchRetrySpec = () => ({ ...RETRY_SPEC, methods: strings, statusCodes: statuses, idempotencyKey: key, throwHttpErrors: boolean, fetch: func });
 
 /** The names of `fetchWithRetry`'s `retry` options, for a caller that takes them too (createFetchState). */
 export const fetchRetryOptionNames = (): string[] => Object.keys(fetchRetrySpec());
@@ -129,6 +135,7 @@ export function normalizeFetchRetryOptions(options: FetchRetryOptions | undefine
   o.methods = (given.methods ?? RETRY_DEFAULTS.methods).map((method) => method.toUpperCase());
   o.statusCodes = given.statusCodes ?? RETRY_DEFAULTS.statusCodes;
   o.idempotencyKey = given.idempotencyKey;
+  o.throwHttpErrors = given.throwHttpErrors ?? RETRY_DEFAULTS.throwHttpErrors;
   o.fetch = fetchImpl;
   return o;
 }

@@ -1,4 +1,4 @@
-import { definedOptions, duration, validateOptions } from '../options/check.js';
+import { amount, definedOptions, validateOptions } from '../options/check.js';
 
 /** Options of {@link createRetryBudget}; the defaults are the AWS SDK's "standard" retry mode. */
 export interface RetryBudgetOptions {
@@ -54,7 +54,7 @@ export interface RetryBudget {
 
 const BUDGET_DEFAULTS = Object.freeze({ capacity: 500, retryCost: 5, timeoutCost: 10, successRefund: 1 });
 
-const BUDGET_SPEC = { capacity: duration, retryCost: duration, timeoutCost: duration, successRefund: duration };
+const BUDGET_SPEC = { capacity: amount, retryCost: amount, timeoutCost: amount, successRefund: amount };
 
 /**
  * Creates a {@link RetryBudget}: pass the same one to many calls through

@@ -1,5 +1,6 @@
 import type { Backoff } from '../backoff/types.js';
 import type { Clock } from '../env/clock.js';
+import type { GiveUpReason } from '../engine/events.js';
 import type { Wake } from '../env/wait.js';
 import type { RetryBudget } from './retry-budget.js';
 
@@ -26,6 +27,27 @@ export interface RetryInfo {
   paced: boolean;
 }
 
+/** What `onGiveUp` learns when a failed attempt is not tried again, just before the call ends with it. */
+export interface GiveUpInfo {
+  /**
+   * The failure that is not retried; for `fetchWithRetry`'s statuses, an
+   * `HttpError` carrying the very response the call resolves with (or,
+   * with `throwHttpErrors`, rejects with): leave its body to that code.
+   */
+  error: unknown;
+  /** The attempt that failed: 1 for the first try. */
+  attempt: number;
+  /**
+   * Why it is not retried: `not-retryable` (a status or error the policy
+   * does not retry), `not-idempotent` (a POST or PATCH without an
+   * `idempotencyKey`), `body-not-replayable` (a stream body, a `Request`'s
+   * own body), `exhausted` (`retries` used up), `budget` (the budget could
+   * not pay), `deadline` (`timeout` passed before the retry; the call then
+   * rejects with the `TimeoutError`).
+   */
+  reason: GiveUpReason;
+}
+
 /** Options of {@link retry}. Validated when `retry` is called. */
 export interface RetryOptions {
   /**
@@ -49,6 +71,15 @@ export interface RetryOptions {
   shouldRetry?: (error: unknown, ctx: { attempt: number }) => boolean | Promise<boolean>;
   /** Called before each retry's wait. */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * Called once when a failed attempt is not tried again, with the reason,
+   * just before the call ends with that failure (`retries: 3` and a POST
+   * sent once says `not-idempotent` here). Not called on success, nor when
+   * the caller aborts.
+   * @default none
+   * @example onGiveUp: ({ reason, attempt, error }) => log.warn(`not retried after attempt ${attempt}: ${reason}`, error)
+   */
+  onGiveUp?: (info: GiveUpInfo) => void;
   /** Aborts the attempt in flight and any wait; the call rejects with `signal.reason`. */
   signal?: AbortSignal;
   /**
@@ -121,6 +152,18 @@ export interface FetchRetryOptions extends RetryOptions {
    * @default none: writes are sent once
    */
   idempotencyKey?: boolean | string;
+  /**
+   * Rejects with an `HttpError` (carrying the response, body unread) when
+   * the call ends with an error status, as ky and got do: a status that is
+   * not retried at once, a retried one once retries run out or the budget
+   * cannot pay. An error status is one of 400 or more, or a 3xx other than
+   * 304 when fetch followed redirects (with `redirect: 'manual'` a 3xx is
+   * what was asked for); a 304 and an opaque response (status 0) resolve.
+   * `false` resolves with every response, like `fetch`.
+   * @default false
+   * @example const user = await (await fetchWithRetry('/api/user', { retry: { throwHttpErrors: true } })).json();
+   */
+  throwHttpErrors?: boolean;
   /**
    * The fetch to use.
    * @default globalThis.fetch, looked up when `fetchWithRetry` is called

@@ -1,4 +1,5 @@
 import { cooldownHooks } from '../engine/cooldown-hooks.js';
+import type { GiveUpReason } from '../engine/events.js';
 import type { LoopHooks } from '../engine/hooks.js';
 import { runAttempts } from '../engine/run-attempts.js';
 import { thrownFailure } from '../engine/thrown-failure.js';
@@ -28,7 +29,7 @@ export function retryHooks(o: NormalizedRetryOptions, url: () => string | undefi
   return hooks;
 }
 
-/** What `retry` and `fetchWithRetry` give the engine alike: their policy, hooks, signals and deadlines, no events, the budget's prices. */
+/** What `retry` and `fetchWithRetry` give the engine alike: their policy, hooks, signals and deadlines, no events, the budget's prices, `onGiveUp`. */
 export const retrySpec = (o: NormalizedRetryOptions, isRetryableStatus: (status: number) => boolean, url: () => string | undefined) => ({
   env: o.env,
   policy: retryPolicyOf(o, isRetryableStatus),
@@ -40,6 +41,7 @@ export const retrySpec = (o: NormalizedRetryOptions, isRetryableStatus: (status:
   attemptTimedOut: 'Attempt timed out',
   emit: undefined,
   prices: o.budget,
+  ...(o.onGiveUp && { givingUp: (error: unknown, attempt: number, reason: GiveUpReason) => o.onGiveUp!({ error, attempt, reason }) }),
 });
 
 /**
@@ -52,7 +54,7 @@ export const retrySpec = (o: NormalizedRetryOptions, isRetryableStatus: (status:
  *
  * Resolves with `fn`'s value. Rejects with the last error itself (not a
  * wrapper) once retries are exhausted, the budget cannot pay or the error
- * is not retryable; with a `TimeoutError` DOMException when `timeout`
+ * is not retryable (`onGiveUp` says which, just before); with a `TimeoutError` DOMException when `timeout`
  * passes (`cause`: the last error; a wait that would cross it is
  * shortened for one last try, never below a server's wait); or with
  * `signal.reason` on abort, without calling `fn` when the signal is already

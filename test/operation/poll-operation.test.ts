@@ -52,7 +52,7 @@ describe('Azure: Operation-Location or Azure-AsyncOperation, a status, a resourc
     expect(isOperationFailedError(error)).toBe(true);
     const failed = error as OperationFailedError;
     expect(failed).toMatchObject({ name: 'OperationFailedError', status: 'failed', url: `${server.url}/ops/2`, operation: { status: 'Failed', error: { code: 'Quota' } } });
-    expect(failed.message).toBe(`The operation at ${server.url}/ops/2 failed: out of quota`);
+    expect(failed.message).toBe(`The operation at ${server.url}/ops/2 failed: Quota: out of quota`);
     expect(lines(server)).toEqual(['POST /jobs', 'GET /ops/2', 'GET /ops/2']);
   });
 
@@ -195,7 +195,7 @@ describe("Google: the operation in the body, found by operationUrl; done with er
     const { env } = instantEnv();
     const error = await pollOperation(`${server.url}/v1/x`, { ...post, operation: { env, operationUrl: ({ body }) => `/v1/${(body as { name: string }).name}` } }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'OperationFailedError', status: 'failed', operation: { error: { code: 5 } } });
-    expect((error as Error).message).toMatch(/failed: NOT_FOUND$/);
+    expect((error as Error).message).toMatch(/failed: code 5: NOT_FOUND$/);
   });
 });
 
