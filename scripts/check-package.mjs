@@ -223,12 +223,24 @@ const withPoll = await viteApp(
   'vite-react-poll',
   reactApp.replace("import { createRoot }", "import { usePoll } from 'pollite/react';\nimport { createRoot }").replace("return createElement('p', null, 'idle');", "const job = usePoll('/jobs/1'); return createElement('p', null, job.status + ' ' + job.attempt + ' of ' + job.limit);"),
 );
+// The same screen with the peers' polling hooks, measured the same way in this run (the repository's dev dependencies).
+const withSwr = await viteApp(
+  'vite-react-swr',
+  reactApp.replace("import { createRoot }", "import useSWR from 'swr';\nimport { createRoot }").replace("return createElement('p', null, 'idle');", "const { data } = useSWR('/jobs/1', (url) => fetch(url).then((r) => r.json()), { refreshInterval: 1000 }); return createElement('p', null, String(data?.status));"),
+);
+const withQuery = await viteApp(
+  'vite-react-query',
+  reactApp
+    .replace("import { createRoot }", "import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';\nimport { createRoot }")
+    .replace("function App() { return createElement('p', null, 'idle'); }", "const client = new QueryClient();\nfunction Job() { const { data } = useQuery({ queryKey: ['job'], queryFn: () => fetch('/jobs/1').then((r) => r.json()), refetchInterval: 1000 }); return createElement('p', null, String(data?.status)); }\nfunction App() { return createElement(QueryClientProvider, { client }, createElement(Job)); }"),
+);
 const pollOnly = sizes.get("import { poll } from 'pollite'");
 const usePollTarget = pollOnly + 1024;
 const grew = withPoll - alone;
 console.log(
   `size usePoll in a Vite app (React 19): +${grew} B min+gz over React alone (${alone} B), target poll + 1 KB = ${usePollTarget} B: ${grew <= usePollTarget ? 'met' : `TARGET NOT MET by ${grew - usePollTarget} B`}`,
 );
+console.log(`size the same screen with a peer's polling hook, over React alone: SWR's useSWR (refreshInterval) +${withSwr - alone} B, TanStack Query's useQuery (refetchInterval) +${withQuery - alone} B`);
 
 // The development checks (src/options/dev.d.ts): none in a production bundle, every one where Node runs pollite by default.
 const DEVELOPMENT_ONLY = ['Unknown option', 'did you mean', 'given as ', 'pollite: poll() without', 'number of milliseconds'];
