@@ -13,10 +13,10 @@ const LAYERS = [
   ['poll', 'retry'], // the surfaces that configure the engine (siblings: neither knows the other)
   ['operation', 'observe'], // above both loops: long-running operations (start, poll the monitor, fetch the result); the loops as UI state (one subscribable poll and fetch state, the countdown)
   ['index.ts', 'kit'], // the public entries below the opt-in features: `pollite` (what an application calls) and `pollite/kit` (the building blocks of features and adapters: the shared loop, the share identity, and the contract and policy of the layers below); neither imports the other
-  ['cooperate', 'testing'], // opt-in features and the virtual clock, each its own entry
+  ['cooperate', 'testing', 'resume'], // opt-in features, the virtual clock and checkpoints (pollite/resume), each its own entry
 ];
 const ADAPTERS = ['react', 'vue', 'svelte', 'solid', 'tanstack', 'server', 'simulator', 'cluster', 'demo', 'cli'];
-const ENTRIES = ['index.ts', 'kit/index.ts', 'cooperate/index.ts', 'observe/index.ts', 'operation/index.ts', 'testing/index.ts', 'server/index.ts', 'server/node.ts', 'simulator/index.ts', 'cluster/index.ts', 'tanstack/index.ts', 'demo/index.ts'];
+const ENTRIES = ['index.ts', 'kit/index.ts', 'cooperate/index.ts', 'observe/index.ts', 'operation/index.ts', 'testing/index.ts', 'resume/index.ts', 'resume/node.ts', 'server/index.ts', 'server/node.ts', 'simulator/index.ts', 'cluster/index.ts', 'tanstack/index.ts', 'demo/index.ts'];
 
 const path = (name) => (name.endsWith('.ts') ? `^src/${name.replace('.', '\\.')}$` : `^src/${name}/`);
 const any = (names) => names.map(path).join('|');

@@ -1,6 +1,7 @@
 // `npm run bench:cluster`: what the cluster tier (pollite/cluster) saves one
-// API when many processes poll and retry it. N worker processes (16,
-// CLUSTER_WORKERS) against one local node:http API per run, in four runs side
+// API when many processes poll and retry it, and what it costs Redis. N
+// worker processes (64, CLUSTER_WORKERS) against one local node:http API per
+// run, in four runs side
 // by side: one lone process (the baseline), N processes without the cluster
 // tier, N with it, and N with it whose Redis is stopped for 10 s in the
 // middle of the run, then started (empty) again.
@@ -12,7 +13,9 @@
 //      failing every request, `fetchWithRetry` with `retries: 3` and
 //      `retry: { budget: cluster.budget() }` (without the tier: a
 //      `createRetryBudget()` per process). Retries sent. Target: <= the
-//      shared budget's capacity / retry cost (500 / 5 = 100).
+//      shared budget's capacity / retry cost (500 / 5 = 100), the gap run
+//      included (while Redis is away each process spends its share of what
+//      it last saw left).
 //   3. N processes polling one job at 1 s for 30 s (BENCH_POLL_S) with
 //      `cluster.share()`. Requests. Target: <= 1.2x one process's.
 // In the Redis-gap runs every process must neither crash nor stall longer
@@ -21,7 +24,11 @@
 // for the budget, the longest withdraw or refund), beyond what the runs
 // without Redis show (a busy machine fires timers late). The `alone` column
 // counts the processes that fell back to working alone at some point
-// (Redis failed or took longer than the deadline). Real time, real processes,
+// (Redis failed or took longer than the deadline); `Redis/s/proc` is the
+// commands Redis ran per second per process in the tier run (INFO stats),
+// to size Redis by; `window` (scenario 1) the requests answered 503 in the
+// outage's first second, before its cooldown reached every process (one
+// for a lone process). Real time, real processes,
 // real Redis (Debian's redis-server; REDIS_SERVER overrides), so the figures
 // vary a little from run to run. BENCH_GAP_S sets the gap. BENCH_AT_ONCE
 // says which runs of a scenario go side by side: `pairs` (the default: the
@@ -40,7 +47,7 @@ const int = (name, fallback) => {
   if (!Number.isInteger(value) || value < 1) throw new TypeError(`Expected ${name} to be a positive integer, got ${process.env[name]}`);
   return value;
 };
-const WORKERS = int('CLUSTER_WORKERS', 16);
+const WORKERS = int('CLUSTER_WORKERS', 64);
 const OUTAGE = int('BENCH_OUTAGE_S', 30) * 1000;
 const POLL = int('BENCH_POLL_S', 30) * 1000;
 const CALLS = int('BENCH_CALLS', 50);
@@ -164,6 +171,24 @@ async function redisServer(path) {
   return { url: `redis://127.0.0.1:${port}`, start, stop, close: async () => (await stop(), rmSync(dir, { recursive: true, force: true })) };
 }
 
+/** Redis's `total_commands_processed` (INFO stats), by a raw connection: no client library in the bench's own process. */
+function commandsProcessed(url) {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ port: Number(port), host: '127.0.0.1' });
+    let text = '';
+    socket.once('connect', () => socket.write('INFO stats\r\n'));
+    socket.on('data', (data) => {
+      text += data.toString();
+      const header = /^\$(\d+)\r\n/.exec(text);
+      if (!header || Buffer.byteLength(text) < header[0].length + Number(header[1])) return;
+      socket.destroy();
+      resolve(Number(/total_commands_processed:(\d+)/.exec(text)?.[1]));
+    });
+    socket.once('error', reject);
+  });
+}
+
 /** The API of one run: counts requests, and answers as `answer(path, t)` says (t: ms since the run started). */
 async function api(answer) {
   const seen = [];
@@ -236,12 +261,21 @@ async function runGroup(variants, scenario, runFor, answer, gapAt, redisPath) {
     run.server.start(startAt);
     for (const { child } of run.children) child.send({ startAt });
   }
+  const plainRun = runs.find((run) => run.variant.tier && !run.variant.gap);
+  // Counted from the start (the connections and the first scripts, SCRIPT LOAD included, count too: a fleet pays them on every deploy).
+  const commandsBefore = plainRun && (await commandsProcessed(plainRun.redis.url));
   const gapRun = runs.find((run) => run.variant.gap);
   if (gapRun) {
     await sleep(startAt + gapAt - Date.now());
     await gapRun.redis.stop();
     await sleep(startAt + gapAt + GAP - Date.now());
     await gapRun.redis.start();
+  }
+  if (plainRun) {
+    const seconds = (runFor + 1000) / 1000;
+    // Before the first worker exits and closes its connection: the run's commands, not the goodbyes.
+    await sleep(startAt + runFor - 200 - Date.now());
+    plainRun.commandsPerSecond = ((await commandsProcessed(plainRun.redis.url)) - commandsBefore) / seconds / plainRun.variant.n;
   }
   await Promise.all(runs.flatMap((run) => run.children.map((c) => c.exited)));
   for (const run of runs) {
@@ -278,9 +312,9 @@ const fellBack = (run) => run.children.filter((c) => c.done?.statuses.includes('
  * stalled longer than the deadline beyond how late its own timers fired
  * (the `lag` column: what the machine itself adds when it is busy).
  */
-function report(title, unit, runs, figure, target, gapWindow) {
+function report(title, unit, runs, figure, target, gapWindow, extra) {
   console.log(`\n${title}`);
-  console.log(`   ${pad('', 44)}${num(unit)}  ${pad('', 10)}${num('stall', 7)}${num('lag', 8)}  ${pad('alone', 7)}`);
+  console.log(`   ${pad('', 44)}${num(unit)}  ${pad('', 10)}${num('stall', 7)}${num('lag', 8)}  ${pad('alone', 7)}${num('Redis/s/proc', 13)}  ${extra ? pad(extra.name, 8) : ''}`);
   const lone = figure(runs[0]);
   const plain = runs.find((r) => r.variant.tier && !r.variant.gap);
   let met = true;
@@ -296,7 +330,9 @@ function report(title, unit, runs, figure, target, gapWindow) {
     const ratio = lone > 0 ? `${(value / lone).toFixed(1)}x lone` : '';
     const alone = run.variant.tier ? `${fellBack(run)}/${run.children.length}` : '-';
     const ms = (value) => `${Math.round(value)} ms`;
-    console.log(`   ${pad(run.variant.name, 44)}${num(value)}  ${pad(ratio, 10)}${num(ms(longestStall(run)), 7)}${num(ms(longestLag(run)), 8)}  ${pad(alone, 7)}${note}`);
+    const load = run.commandsPerSecond === undefined ? '-' : run.commandsPerSecond.toFixed(1);
+    const more = extra ? pad(extra.value(run), 8) : '';
+    console.log(`   ${pad(run.variant.name, 44)}${num(value)}  ${pad(ratio, 10)}${num(ms(longestStall(run)), 7)}${num(ms(longestLag(run)), 8)}  ${pad(alone, 7)}${num(load, 13)}  ${more}${note}`);
   }
   const gapRun = runs.find((run) => run.variant.gap);
   const crashed = gapRun.children.filter((c) => c.code !== 0 || !c.done).length;
@@ -340,6 +376,7 @@ async function main() {
       (run) => run.server.count(MARGIN, outageEnd),
       (value, lone) => ['target <= 2x lone', value <= 2 * lone],
       gapIn(MARGIN + OUTAGE / 2 - GAP / 2),
+      { name: 'window', value: (run) => run.server.count(MARGIN, MARGIN + 1000) },
     ),
   );
 
@@ -355,6 +392,11 @@ async function main() {
       gapIn(CALLS_OVER / 2 - GAP / 2),
     ),
   );
+  // One budget even during the fault: the gap run's fleet stays within it too.
+  const gapRetries = calls.find((run) => run.variant.gap);
+  const gapValue = gapRetries.server.seen.length - gapRetries.variant.n * CALLS;
+  console.log(`   Redis gap: the fleet sent ${gapValue} retries in all (target <= ${target}): ${gapValue <= target ? 'ok' : 'MISSED'}`);
+  verdicts.push(gapValue <= target);
 
   const job = await runScenario('job', POLL, () => ({ status: 200 }), POLL / 2 - GAP / 2, tool.path);
   verdicts.push(

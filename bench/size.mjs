@@ -36,6 +36,7 @@ const FEATURES = [
   ['share()', 'share', 'share()'],
   ['shareTabs()', 'shareTabs', 'shareTabs()'],
   ['paceByData()', 'paceByData', 'paceByData({ min: 1000, max: 30000 })'],
+  ['paceByCacheControl()', 'paceByCacheControl', 'paceByCacheControl()'],
   ['pauseWhenBlurred()', 'pauseWhenBlurred', 'pauseWhenBlurred()'],
 ];
 const PEERS = [

@@ -30,6 +30,7 @@ const GUIDES = [
   'cooperation.md',
   'server.md',
   'operations.md',
+  'resume.md',
   'frameworks.md',
   'tanstack.md',
   'cluster.md',

@@ -12,6 +12,7 @@ export { isTimeoutError, type TimeoutErrorLike } from './errors/timeout-error.js
 export { poll } from './poll/poll.js';
 export type { PollOptions } from './poll/poll-options.js';
 export type { PollEvent, GiveUpReason } from './engine/events.js';
+export type { WaitSource } from './http/server-wait.js';
 
 export { retry } from './retry/retry.js';
 export { fetchWithRetry } from './retry/fetch-with-retry.js';

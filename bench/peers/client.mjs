@@ -6,9 +6,10 @@
 // the event-loop delay it suffered (a check on the numbers).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setMaxListeners } from 'node:events';
-import { LIBRARIES } from './libraries.mjs';
+import { LIBRARIES, PREPARE } from './libraries.mjs';
 
 const [id] = process.argv.slice(2);
+await PREPARE[id]?.();
 const go = new Promise((resolve) => process.once('message', (m) => resolve(m)));
 process.send({ type: 'ready' });
 const { origin, urls, end, stagger } = await go;

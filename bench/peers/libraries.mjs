@@ -92,6 +92,30 @@ axiosRetry(axiosClient);
 // schedules refetchInterval; these clients stand for browsers.
 environmentManager.setIsServer(() => false);
 
+/**
+ * SWR runs in React: its hooks in 100 components, each in a root of its
+ * own, rendered into a jsdom document made visible (SWR polls only while
+ * the page is visible), loaded on the first call, in this library's
+ * process only (SWR reads `window` when it is imported).
+ */
+let swrKit;
+async function loadSwr() {
+  if (swrKit) return swrKit;
+  const { JSDOM } = await import('jsdom');
+  const dom = new JSDOM('<!doctype html><html><body></body></html>', { pretendToBeVisual: true, url: 'http://localhost/' });
+  globalThis.window = dom.window;
+  globalThis.document = dom.window.document;
+  // Node 20 has no navigator (SWR reads navigator.onLine, react-dom the user agent); React's production build, as an app ships.
+  if (!('navigator' in globalThis)) globalThis.navigator = dom.window.navigator;
+  process.env.NODE_ENV = 'production';
+  const [react, { createRoot }, { default: useSWR }] = await Promise.all([import('react'), import('react-dom/client'), import('swr')]);
+  swrKit = { react, createRoot, useSWR, document: dom.window.document };
+  return swrKit;
+}
+
+/** What a library loads before its fleet's clock starts (the others load with this module). */
+export const PREPARE = { swr: loadSwr };
+
 /** What each key stands for, as printed. */
 export const LABELS = {
   pollite: 'pollite poll()',
@@ -101,6 +125,7 @@ export const LABELS = {
   'p-retry': 'p-retry + fetch (loop + 1 s sleep)',
   'axios-retry': 'axios + axios-retry (loop + 1 s sleep)',
   tanstack: '@tanstack/query-core QueryObserver refetchInterval',
+  swr: 'swr useSWR refreshInterval (React 19, jsdom)',
   seed: "the seed article's reference poller (fetch, Retry-After, full jitter, ETag)",
 };
 
@@ -152,6 +177,30 @@ export const LIBRARIES = {
       });
       signal.addEventListener('abort', () => finish(false), { once: true });
     }),
+
+  swr: async (url, signal) => {
+    const { react, createRoot, useSWR, document } = await loadSwr();
+    return new Promise((resolve) => {
+      const root = createRoot(document.createElement('div'));
+      let settled = false;
+      const finish = (seen) => {
+        if (settled) return;
+        settled = true;
+        // Unmounted after this render: a root is not unmounted from inside its own effect.
+        setTimeout(() => root.unmount(), 0);
+        resolve(seen);
+      };
+      function Poller() {
+        const { data } = useSWR(url, (key) => fetch(key).then(failOnStatus), { refreshInterval: INTERVAL });
+        react.useEffect(() => {
+          if (isDone(data)) finish(true);
+        }, [data]);
+        return null;
+      }
+      root.render(react.createElement(Poller));
+      signal.addEventListener('abort', () => finish(false), { once: true });
+    });
+  },
 
   seed,
 };

@@ -73,6 +73,13 @@ const SCENARIOS = {
     scenario: { rateLimit: { start: s(2), end: s(12), rps: CLIENTS / 2, retryAfter: 1 }, jobDoneAt: s(14), bodyBytes: 1024 },
     end: s(24),
   },
+  // Issue 36: GitHub's X-Poll-Interval, raised under load ("Please obey the header").
+  'poll-interval': {
+    title: 'server under load paces by `X-Poll-Interval: 3` for 10 s (1 otherwise)',
+    description: 'X-Poll-Interval: 1 on every 2xx and 304, 3 from 2 s to 12 s (the server under load); the job is done at 14 s; ends at 20 s',
+    scenario: { pollInterval: { start: s(2), end: s(12), seconds: 3 }, jobDoneAt: s(14), bodyBytes: 1024 },
+    end: s(20),
+  },
   unchanged: {
     title: 'unchanged 10 KB job (ETag on every answer)',
     description: 'a job unchanged for 15 s (10 KB bodies, ETag on every answer), then done; ends at 20 s',
@@ -188,7 +195,7 @@ const sizes = onlyScenarios || onlyLibraries ? [] : await bundleSizes();
 const fmt = (n) => (n === null || n === undefined ? '-' : Math.round(n).toLocaleString('en-US'));
 const sec = (ms, digits = 1) => (ms === null || ms === undefined ? '-' : ms === Infinity ? 'never' : `${(ms / 1000).toFixed(digits)} s`);
 const kb = (bytes) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
-const SHORT = { pollite: 'pollite', naive: 'naive', ky: 'ky', got: 'got', 'p-retry': 'p-retry', 'axios-retry': 'axios-retry', tanstack: 'query-core', seed: 'seed' };
+const SHORT = { pollite: 'pollite', naive: 'naive', ky: 'ky', got: 'got', 'p-retry': 'p-retry', 'axios-retry': 'axios-retry', tanstack: 'query-core', swr: 'swr', seed: 'seed' };
 const peers = libraries.filter((id) => id !== 'pollite');
 const lines = [];
 
@@ -258,6 +265,14 @@ group('outage-retry-after-late-job', [
 ]);
 group('rate-limit-late-job', [
   ['429s drawn', (r) => fmt(r.statuses[429] ?? 0), '-', () => null],
+  ['job seen done p95 (from when it became done)', (r) => sec(r.seenP95, 2), '-', () => null],
+  ['clients lost', lostCell, '0', (p) => p.lost === 0],
+]);
+// Issue 36: an obedient fleet sends about 100 × 10 s / 3 s ≈ 333 requests under load (plus those already due as it began).
+group('poll-interval', [
+  ['requests while under load (X-Poll-Interval: 3)', (r) => fmt(r.duringLoad), '≈ 333 + 100 (one round due as it began); the fewest', (p, byLibrary) => unlostPeers(byLibrary).every((id) => p.duringLoad <= byLibrary[id].duringLoad)],
+  ['requests sooner than the X-Poll-Interval told', (r) => fmt(r.ignoredPollInterval), '0', (p) => p.ignoredPollInterval === 0],
+  ['requests in all', (r) => fmt(r.requests), '-', () => null],
   ['job seen done p95 (from when it became done)', (r) => sec(r.seenP95, 2), '-', () => null],
   ['clients lost', lostCell, '0', (p) => p.lost === 0],
 ]);

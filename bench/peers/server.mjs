@@ -17,7 +17,7 @@ const now = () => performance.now() - started;
 function statsFor(library) {
   let s = stats.get(library);
   if (!s) {
-    s = { requests: 0, duringOutage: 0, ignoredRetryAfter: 0, conditional: 0, bytes: 0, statuses: {}, perSecond: [], clients: {}, limiter: { second: -1, count: 0 } };
+    s = { requests: 0, duringOutage: 0, ignoredRetryAfter: 0, duringLoad: 0, ignoredPollInterval: 0, conditional: 0, bytes: 0, statuses: {}, perSecond: [], clients: {}, limiter: { second: -1, count: 0 } };
     stats.set(library, s);
   }
   return s;
@@ -35,24 +35,32 @@ function handle(req, res) {
   const client = url.searchParams.get('client') ?? '?';
   const s = statsFor(library);
   // Per client: notBefore (the Retry-After it was given, as an epoch on this clock), and its milestones.
-  const state = (s.clients[client] ??= { notBefore: 0, firstInOutage: null, recovered: null, toldDone: null });
+  const state = (s.clients[client] ??= { notBefore: 0, pollNotBefore: 0, firstInOutage: null, recovered: null, toldDone: null });
   s.requests += 1;
   const second = Math.floor(t / 1000);
   s.perSecond[second] = (s.perSecond[second] ?? 0) + 1;
   if (req.headers['if-none-match']) s.conditional += 1;
   // 10 ms of grace for timer granularity: an honest client waits the full Retry-After after receiving it.
   if (t < state.notBefore - 10) s.ignoredRetryAfter += 1;
+  // The same grace for X-Poll-Interval: the next poll no sooner than the interval the last 2xx or 304 gave.
+  if (t < state.pollNotBefore - 10) s.ignoredPollInterval += 1;
   const send = (status, headers, text = '') => {
     s.statuses[status] = (s.statuses[status] ?? 0) + 1;
     const retryAfter = headers['retry-after'];
     state.notBefore = retryAfter === undefined ? 0 : t + Number(retryAfter) * 1000;
+    const pollInterval = headers['x-poll-interval'];
+    state.pollNotBefore = pollInterval === undefined ? 0 : t + Number(pollInterval) * 1000;
     const all = { ...headers, 'content-length': Buffer.byteLength(text) };
     // Status line and headers as sent (approximately: the date and connection headers are left out for every library alike).
     s.bytes += Buffer.byteLength(text) + Object.entries(all).reduce((n, [k, v]) => n + k.length + String(v).length + 4, 17);
     res.writeHead(status, all);
     res.end(text);
   };
-  const { outage, rateLimit, jobDoneAt, bodyBytes } = scenario;
+  const { outage, rateLimit, pollInterval, jobDoneAt, bodyBytes } = scenario;
+  // GitHub's way: X-Poll-Interval on every 2xx and 304, raised while the server is under load.
+  const loaded = pollInterval && t >= pollInterval.start && t < pollInterval.end;
+  if (loaded) s.duringLoad += 1;
+  const paced = pollInterval ? { 'x-poll-interval': String(loaded ? pollInterval.seconds : 1) } : {};
   if (outage && t >= outage.start && t < outage.end) {
     s.duringOutage += 1;
     state.firstInOutage ??= t;
@@ -68,8 +76,8 @@ function handle(req, res) {
   const done = t >= jobDoneAt;
   if (done) state.toldDone ??= t;
   const etag = done ? '"done"' : '"running"';
-  if (req.headers['if-none-match'] === etag) return send(304, { etag });
-  send(200, { 'content-type': 'application/json', etag }, body(done ? 'done' : 'running', bodyBytes));
+  if (req.headers['if-none-match'] === etag) return send(304, { etag, ...paced });
+  send(200, { 'content-type': 'application/json', etag, ...paced }, body(done ? 'done' : 'running', bodyBytes));
 }
 
 const servers = [];

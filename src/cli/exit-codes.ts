@@ -1,4 +1,5 @@
 import { isHttpError, isParseError, isPollGaveUpError, isTimeoutError } from '../index.js';
+import { isCheckpointRefusedError } from '../resume/index.js';
 
 /** The exit codes of `pollite`, as documented in the README. */
 export const EXIT = Object.freeze({
@@ -10,7 +11,7 @@ export const EXIT = Object.freeze({
   http: 2,
   /** A bug in pollite itself (EX_SOFTWARE). */
   software: 70,
-  /** A usage error (EX_USAGE). */
+  /** A usage error (EX_USAGE), or a `--state` file that holds another poll. */
   usage: 64,
   /** `--timeout` passed, as timeout(1) reports it. */
   timeout: 124,
@@ -42,6 +43,8 @@ export const isFetchFailure = (error: unknown): error is TypeError => error inst
 export function exitCodeFor(error: unknown): number {
   if (error instanceof Interrupted) return error.exitCode;
   if (isTimeoutError(error)) return EXIT.timeout;
+  // A --state file that holds another poll (or one this release cannot read) is the caller's to look at.
+  if (isCheckpointRefusedError(error)) return EXIT.usage;
   if (isHttpError(error) || isPollGaveUpError(error) || isParseError(error) || isFetchFailure(error)) return EXIT.http;
   return EXIT.software;
 }

@@ -16,7 +16,9 @@ export interface InstrumentedFetch {
  * body (for the line that shows what a 4xx said, and to count its bytes),
  * cancelling the rest, and to name transport failures (`ECONNREFUSED`) for
  * the status line. A non-2xx body is never read whole nor cloned: an
- * endless 503 body costs 4 KiB, not all the memory there is.
+ * endless 503 body costs 4 KiB, not all the memory there is. The answer
+ * is handed on with those bytes as its body (its status and headers as
+ * they were): what poll reads of it (a retry hint) is the excerpt.
  */
 export function instrumentedFetch(
   base: typeof fetch,
@@ -40,8 +42,15 @@ export function instrumentedFetch(
         // The error body broke off: the status is the answer all the same.
       }
       if (init?.signal?.aborted) throw init.signal.reason;
-      excerpts.set(response, excerpt);
-      return response;
+      // Handed on with the excerpt as its body, so that poll can still read a retry hint in it (a 429's RetryInfo).
+      let kept = response;
+      try {
+        kept = new Response(excerpt as Uint8Array<ArrayBuffer>, { status: response.status, statusText: response.statusText, headers: response.headers });
+      } catch {
+        // A status a Response cannot be made with: handed on as it is, its body used up.
+      }
+      excerpts.set(kept, excerpt);
+      return kept;
     },
     excerptOf: (response) => excerpts.get(response),
   };

@@ -1,5 +1,6 @@
 import { isHttpError, isParseError, isPollGaveUpError, isTimeoutError, poll, type Clock, type HttpError } from '../index.js';
 import { redactUrl } from '../kit/index.js';
+import { checkpoint, isCheckpointRefusedError } from '../resume/index.js';
 import { BodyTooLargeError, bodyReader, type ReceivedBody } from './body-reader.js';
 import type { CliIo } from './cli-io.js';
 import { colorsFor } from './display/colors.js';
@@ -16,6 +17,7 @@ import { pollTracker, type PollCounters } from './poll-tracker.js';
 import { redactCredentials } from './redact-credentials.js';
 import { sanitize } from './sanitize.js';
 import { serverSays } from './server-says.js';
+import { stateFile } from './state-file.js';
 
 /** `pollite <url>` after its arguments were parsed and checked. */
 export interface PollCommand {
@@ -27,6 +29,8 @@ export interface PollCommand {
   requestTimeout?: number | undefined;
   /** Failures in a row that are tried again. Given explicitly; otherwise poll's default (8), or unlimited under `timeout`. */
   retries?: number | undefined;
+  /** `--state`: the file that keeps the poll's checkpoint, so that a run stopped continues in the next. */
+  state?: string | undefined;
   headers: Headers;
   etag: boolean;
   json: boolean;
@@ -96,6 +100,8 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
       requestTimeout: command.requestTimeout,
       retries: command.retries ?? (command.timeout === undefined ? undefined : Number.MAX_SAFE_INTEGER),
       conditional: command.etag,
+      // The URL is the key: a state file written for another URL is refused, not polled.
+      ...(command.state !== undefined && { use: [checkpoint({ store: stateFile(command.state), key: 'pollite-cli' })] }),
       init: { headers: command.headers },
       signal: io.signal,
       fetch: http.fetch,
@@ -154,6 +160,9 @@ function errorMessage(error: unknown, command: PollCommand, elapsed: string): st
     return `timed out: --timeout ${formatDelay(command.timeout)} passed, after ${elapsed}`;
   }
   if (isHttpError(error)) return httpErrorText(error);
+  if (isCheckpointRefusedError(error) && command.state !== undefined) {
+    return `--state ${sanitize(command.state, 200)} was not resumed (${error.reason}): it holds another poll, or one this pollite cannot read. Nothing was sent; delete the file to start afresh`;
+  }
   if (isParseError(error) && error.cause instanceof BodyTooLargeError) {
     return `the HTTP ${error.status} body from ${redactUrl(error.url)} is larger than ${error.cause.limit / 1024 / 1024} MiB, the most pollite reads`;
   }

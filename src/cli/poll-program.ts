@@ -38,6 +38,7 @@ interface RawOptions {
   timeout?: string;
   requestTimeout?: string;
   retries?: string;
+  state?: string;
   header?: string[];
   etag: boolean;
   json?: boolean;
@@ -62,6 +63,7 @@ export async function parsePollArguments(argv: readonly string[], io: Pick<CliIo
     .option('-t, --timeout <dur>', 'total deadline (exit 124)')
     .option('--request-timeout <dur>', 'deadline of each request (a timed-out request is retried)')
     .option('--retries <n>', 'failures in a row that are tried again (default 8; unlimited with --timeout)')
+    .option('--state <file>', 'keep the poll in FILE: a run stopped (Ctrl-C, a kill, a CI retry) continues where it was, its wait and --timeout kept; deleted when it ends')
     // The old name is refused by name, on sight (before a missing URL is reported), so nobody keeps it by mistake.
     .addOption(new Option('--max-attempts [n]').hideHelp())
     .on('option:max-attempts', () => {
@@ -89,6 +91,7 @@ function toCommand(url: string, raw: RawOptions): PollCommand {
     timeout: raw.timeout === undefined ? undefined : positiveDuration(raw.timeout, '--timeout'),
     requestTimeout: raw.requestTimeout === undefined ? undefined : positiveDuration(raw.requestTimeout, '--request-timeout'),
     retries: raw.retries === undefined ? undefined : count(raw.retries, '--retries'),
+    state: raw.state === undefined || raw.state === '' ? undefined : raw.state,
     headers: parseHeaders(raw.header ?? []),
     etag: raw.etag,
     json: raw.json === true,

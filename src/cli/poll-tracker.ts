@@ -1,8 +1,18 @@
-import type { PollEvent } from '../index.js';
+import type { PollEvent, WaitSource } from '../index.js';
 import { describeBody } from './describe-body.js';
 import { silentDisplay, type Display, type Snapshot } from './display/display.js';
 import { formatDelay } from './format.js';
 import { sanitize } from './sanitize.js';
+
+/** How the status line names the server's signal that set a wait. */
+const SIGNAL: Record<WaitSource, string> = {
+  'retry-after': 'Retry-After',
+  'retry-after-ms': 'retry-after-ms',
+  ratelimit: 'RateLimit',
+  'x-poll-interval': 'X-Poll-Interval',
+  'grpc-pushback': 'grpc-retry-pushback-ms',
+  body: 'body: retry hint',
+};
 
 /** What one run of `pollite <url>` counted, for the summary. */
 export interface PollCounters {
@@ -22,7 +32,8 @@ export interface PollTrackerOptions {
 
 /**
  * Turns `poll`'s events and bodies into counters and the answers the display
- * shows: `200 running 45%`, `304 unchanged`, `503 - retry in 2.0 s (Retry-After)`.
+ * shows: `200 running 45%`, `304 unchanged`, `503 - retry in 2.0 s (Retry-After)`,
+ * `200 running 45% - next in 60.0 s (X-Poll-Interval)` (the server set the wait).
  */
 export function pollTracker({ paths, verbose, now }: PollTrackerOptions) {
   let display: Display = silentDisplay;
@@ -30,6 +41,8 @@ export function pollTracker({ paths, verbose, now }: PollTrackerOptions) {
   const counters: PollCounters = { requests: 0, notModified: 0, retries: 0, bytes: 0 };
   let status: number | undefined;
   let networkError: string | undefined;
+  /** The last answer shown, to which a wait the server set is added. */
+  let shown = '';
 
   const snapshot = (): Snapshot => ({ elapsedMs: now() - startedAt, requests: counters.requests });
 
@@ -46,13 +59,14 @@ export function pollTracker({ paths, verbose, now }: PollTrackerOptions) {
         if (verbose) display.log(`< ${event.status} after ${event.ms} ms`);
         if (event.status === 304) {
           counters.notModified += 1;
-          display.answer({ text: '304 unchanged', tone: 'unchanged' });
+          shown = '304 unchanged';
+          display.answer({ text: shown, tone: 'unchanged' });
         }
         break;
       case 'retry': {
         counters.retries += 1;
         const what = event.status ?? (event.reason === 'timeout' ? 'request timed out' : (networkError ?? 'network error'));
-        const why = event.retryAfter === null ? 'backoff' : 'Retry-After';
+        const why = event.retryAfter === null ? 'backoff' : SIGNAL[event.source ?? 'retry-after'];
         display.answer({ text: `${what} - retry in ${formatDelay(event.delay)} (${why})`, tone: 'retry' });
         break;
       }
@@ -64,7 +78,9 @@ export function pollTracker({ paths, verbose, now }: PollTrackerOptions) {
         break;
       }
       case 'wait':
-        if (verbose) display.log(`  next request in ${formatDelay(event.delay)}`);
+        if (verbose) display.log(`  next request in ${formatDelay(event.delay)}${event.source ? ` (${SIGNAL[event.source]})` : ''}`);
+        // A wait the server set (GitHub's X-Poll-Interval, a rate limit spread) is said on the status line: it is not a hang.
+        if (event.source) display.answer({ text: `${shown} - next in ${formatDelay(event.delay)} (${SIGNAL[event.source]})`, tone: 'ok' });
         break;
       case 'cooldown':
         display.answer({ text: `origin cooling down - next request in ${formatDelay(event.delay)} (Retry-After)`, tone: 'retry' });
@@ -85,7 +101,8 @@ export function pollTracker({ paths, verbose, now }: PollTrackerOptions) {
     onEvent,
     /** A parsed 2xx body arrived. */
     onBody(body: unknown): void {
-      display.answer({ text: `${status ?? 200} ${describeBody(body, paths)}`, tone: 'ok' });
+      shown = `${status ?? 200} ${describeBody(body, paths)}`;
+      display.answer({ text: shown, tone: 'ok' });
     },
     /** The transport failed; the text names why (`ECONNREFUSED`). */
     onNetworkError(text: string): void {

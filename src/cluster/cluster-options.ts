@@ -110,6 +110,17 @@ export interface ClusterShareOptions {
    * @example cluster.share({ key: (call) => `tenant ${tenantOf(call.request.url)}` })
    */
   key?: ShareKeyOption;
+  /**
+   * How old a body kept from a loop that has ended may be and still answer
+   * a poll that starts after that loop ended, ms since its leader polled it
+   * (by Redis's clock). Without it such a poll never gets that body: it
+   * asks the server (or the loop another process leads now). A poll that
+   * joins a loop still running gets its latest body at once, whatever its
+   * age; a follower gets its loop's last body, however the loop ended.
+   * @default none: a body of a loop that ended answers no later poll
+   * @example cluster.share({ maxAge: 5_000 }) // a result polled in the last 5 s will do
+   */
+  maxAge?: number;
 }
 
 /** Options of {@link Cluster.budget}: those of `createRetryBudget`, and a name. */
@@ -166,7 +177,7 @@ export const CLUSTER_OPTION_NAMES: {
   readonly fetch: ReadonlyArray<keyof ClusterFetchOptions>;
 } = {
   cluster: ['redis', 'prefix', 'deadline', 'lease', 'recheck', 'onStatus'],
-  share: ['publish', 'select', 'maxBytes', 'key'],
+  share: ['publish', 'select', 'maxBytes', 'key', 'maxAge'],
   budget: ['name', 'capacity', 'retryCost', 'timeoutCost', 'successRefund'],
   fetch: ['maxRetryAfter', 'fetch'],
 };

@@ -61,6 +61,7 @@ export function shareFeature(ctx: ShareContext, options: ClusterShareOptions = {
   const encode = encoder(options, ctx.report);
   const { key } = options;
   if (key !== undefined && typeof key !== 'function' && (typeof key !== 'string' || key === '')) refuse('key', 'a non-empty string or a function');
+  const maxAge = options.maxAge === undefined ? undefined : positive('maxAge', options.maxAge, 0, 0);
   const feature: PollFeature = {
     run(call, next) {
       const same = shareIdentity(call as PollCall<unknown>, { key, feature });
@@ -77,7 +78,7 @@ export function shareFeature(ctx: ShareContext, options: ClusterShareOptions = {
         sha256Hex(material).then(
           (hash) => {
             if (loop.signal.aborted) return;
-            const spec = { store: ctx.store, keys: jobKeys(ctx.prefix, hash), lease: ctx.lease, token: randomId(), encode };
+            const spec = { store: ctx.store, keys: jobKeys(ctx.prefix, hash), lease: ctx.lease, token: randomId(), encode, maxAge };
             const job = new JobShare(spec, loop, call as PollCall<unknown>, next);
             ctx.jobs.set(loop, job);
             job.start();

@@ -5,6 +5,7 @@ import { cooldownFeature } from './cluster-cooldown.js';
 import { cooldownFetch } from './cluster-fetch.js';
 import { CLUSTER_DEFAULTS, CLUSTER_OPTION_NAMES, checkObject, positive, refuse, type ClusterBudgetOptions, type ClusterFetchOptions, type ClusterOptions, type ClusterShareOptions, type ClusterStatus } from './cluster-options.js';
 import { CooldownBoard } from './cooldown-board.js';
+import { randomId } from './keys.js';
 import { redisAdapter } from './redis-adapter.js';
 import { shareFeature, type ShareContext } from './cluster-share.js';
 import { clusterStore } from './store.js';
@@ -93,11 +94,13 @@ export function createCluster(options: ClusterOptions): Cluster {
   };
   const store = clusterStore(redis, { deadline, recheck, onStatus: report });
   const board = new CooldownBoard(store, prefix);
+  /** This process's name in Redis (a random id): what makes it one of the live processes a budget counts. */
+  const id = randomId();
   const shares: ShareContext = { store, prefix, lease, report, loops: createSharedLoops(), jobs: new WeakMap() };
   return {
     share: (shareOptions) => shareFeature(shares, shareOptions),
     cooldown: () => cooldownFeature(board),
-    budget: (budgetOptions) => clusterBudget(store, prefix, budgetOptions),
+    budget: (budgetOptions) => clusterBudget(store, prefix, id, budgetOptions),
     fetch: (fetchOptions) => cooldownFetch(board, fetchOptions),
     get connected() {
       return store.connected;

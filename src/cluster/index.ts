@@ -5,4 +5,4 @@ export { createCluster } from './create-cluster.js';
 export type { Cluster } from './create-cluster.js';
 export type { ClusterOptions, ClusterShareOptions, ClusterBudgetOptions, ClusterFetchOptions, ClusterStatus } from './cluster-options.js';
 export { nodeRedis, ioRedis } from './redis-adapter.js';
-export type { ClusterRedis, NodeRedisLike, NodeRedisSubscriber, IoRedisLike, IoRedisSubscriber } from './redis-adapter.js';
+export type { ClusterRedis, NodeRedisLike, NodeRedisClusterLike, NodeRedisSubscriber, IoRedisLike, IoRedisSubscriber } from './redis-adapter.js';

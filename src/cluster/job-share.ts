@@ -17,6 +17,8 @@ export interface JobSpec {
   token: string;
   /** The JSON to publish of a body, or undefined: it is not published. */
   encode(data: unknown): string | undefined;
+  /** How old (ms) a body of a loop that ended before this share started may be, and still be delivered; undefined: never. */
+  maxAge?: number | undefined;
 }
 
 const NOTHING = Symbol('no body');
@@ -57,6 +59,8 @@ export class JobShare {
   #nextAt: number | undefined;
   /** When this process's loop last sent a request. */
   #sentAt: number | undefined;
+  /** When this share first reached Redis, by Redis's clock (µs): a loop that ended before then is not its loop. */
+  #startedAt: number | undefined;
   #checking = false;
   #again = false;
   #cancelCheck = (): void => undefined;
@@ -126,11 +130,15 @@ export class JobShare {
       this.#setRole('local');
       return every;
     }
-    const [held, nextMs = -2, stamp = 0, leaseLeft = -2] = got;
+    const [held, nextMs = -2, stamp = 0, leaseLeft = -2, ended = 0, now = 0] = got;
+    this.#startedAt ??= now;
+    // Back from polling alone: what it polled is newer than what Redis kept.
+    if (this.#role === 'local') this.#delivered = Math.max(this.#delivered, stamp);
+    const fresh = stamp > this.#delivered && this.#usable(stamp, ended, now);
     if (held === 1) {
       if (!this.#loop) {
         // A joiner that leads at once still gets the latest body first, as a follower would.
-        if (stamp > this.#delivered) await this.#catchUp();
+        if (fresh) await this.#catchUp();
         // The last caller left during the catch-up: the lease is ours, free it.
         if (this.#stopped) {
           this.#release();
@@ -141,21 +149,31 @@ export class JobShare {
       this.#setRole('leader');
       return every;
     }
-    // Back from polling alone: what it polled is newer than what Redis kept.
-    if (this.#role === 'local') this.#delivered = Math.max(this.#delivered, stamp);
     this.#stopLoop();
     this.#setRole('follower');
-    if (stamp > this.#delivered) await this.#catchUp();
+    if (fresh) await this.#catchUp();
     return leaseLeft > 0 ? Math.min(every, leaseLeft + 5) : every;
   }
 
-  /** Delivers the body Redis kept, when it is newer than the last one delivered here (a missed message, or a joiner). */
+  /**
+   * Whether the kept body (stamped `stamp`; its loop ended at `ended`, 0:
+   * it runs; Redis's time `now`, all µs) may answer this share's callers:
+   * its loop runs, or ended after this share started (this share followed
+   * it), or it is within `maxAge`. Never a body of a loop that ended before
+   * this share started: the job may have changed since.
+   */
+  #usable(stamp: number, ended: number, now: number): boolean {
+    const { maxAge } = this.#spec;
+    return ended === 0 || ended > this.#startedAt! || (maxAge !== undefined && now - stamp <= maxAge * 1000);
+  }
+
+  /** Delivers the body Redis kept, when it is newer than the last one delivered here (a missed message, or a joiner) and usable. */
   async #catchUp(): Promise<void> {
     const reply = await this.#spec.store.run(LATEST, [this.#spec.keys.last], []);
     if (!Array.isArray(reply) || this.#stopped || this.#loop) return;
-    const stamp = Number(reply[0]);
+    const [stamp = 0, , ended = 0, now = 0] = reply.map(Number);
     const data = parsed(String(reply[1]));
-    if (!(stamp > this.#delivered) || data === NOTHING) return;
+    if (!(stamp > this.#delivered) || !this.#usable(stamp, ended, now) || data === NOTHING) return;
     this.#delivered = stamp;
     this.#heardAt = this.#now;
     void this.#callers.sink.update(data);
@@ -279,6 +297,6 @@ export class JobShare {
     const { store, keys, token } = this.#spec;
     const { interval } = this.#call.settings;
     const minNext = this.#sentAt === undefined ? 0 : Math.max(0, Math.round(this.#sentAt + interval - this.#now));
-    void store.run(RELEASE, [keys.lease, keys.next], [token, minNext, keys.channel]);
+    void store.run(RELEASE, [keys.lease, keys.next, keys.last], [token, minNext, keys.channel]);
   }
 }

@@ -26,3 +26,6 @@ export const budgetKey = (prefix: string, name: string): string => `${prefix}bud
 /** A random id: a lease token, a cooldown's. */
 export const randomId = (): string =>
   typeof crypto?.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+
+/** The sorted set of the processes that used a budget lately: in the bucket's slot. */
+export const budgetLiveKey = (prefix: string, name: string): string => `${budgetKey(prefix, name)}:live`;

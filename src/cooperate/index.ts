@@ -8,6 +8,8 @@ export type { ShareKeyOption } from '../kit/index.js';
 export type { LocalReason } from '../engine/events.js';
 export { paceByData } from './pace-by-data.js';
 export type { PaceByDataOptions } from './pace-by-data.js';
+export { paceByCacheControl } from './pace-by-cache-control.js';
+export type { PaceByCacheControlOptions } from './pace-by-cache-control.js';
 export { pauseWhenBlurred } from './pause-when-blurred.js';
 export type { FocusSource } from '../env/focus.js';
 export { clearCooldowns } from '../cooldown/origin-cooldown.js';

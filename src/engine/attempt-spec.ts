@@ -1,5 +1,6 @@
 import type { Clock } from '../env/clock.js';
 import type { HeaderReader } from '../http/parse-retry-after.js';
+import type { WaitSource } from '../http/server-wait.js';
 import type { BudgetPrices, Failure, RetryDecision, RetryPolicy } from '../policy/retry-decision.js';
 import type { GiveUpReason, PollEvent } from './events.js';
 import type { LoopHooks } from './hooks.js';
@@ -26,6 +27,8 @@ export interface Failed<T> {
   headers: HeaderReader;
   /** The attempt ran out of its own time (`requestTimeout`, `attemptTimeout`). */
   timedOut?: boolean;
+  /** The wait the answer's body asks for, ms, when the surface read one (`readBodyWait`): a floor beside the headers' signals. */
+  bodyWait?: number | null;
 }
 
 /** What one attempt came to. */
@@ -63,6 +66,8 @@ export interface AttemptSpec<T, R = T> {
   prices?: BudgetPrices | undefined;
   /** Whether the call may be retried at all (a POST without its key may not). @default true */
   retryable?: boolean;
+  /** Failures in a row counted before this loop began: an earlier run of the same call, resumed (`pollite/resume`). @default 0 */
+  failures?: number | undefined;
   /** Why the call may not be retried when `retryable` is false, for its give-up (a failure the policy would not retry anyway gives up as `not-retryable`). @default 'not-retryable' */
   unretryable?: GiveUpReason;
   /** Just before attempt `attempt` is sent (counted from 1 since the last success). */
@@ -85,8 +90,8 @@ export interface AttemptSpec<T, R = T> {
   result?(succeeded: Succeeded<T>, release: () => void, signal: AbortSignal | undefined): R;
   /** The call ends with a failure it will not retry: what the caller gets, or a throw. */
   fail(failed: Failed<T>, reason: EndReason, failures: number, release: () => void, signal: AbortSignal | undefined): R;
-  /** A failure is retried after `delay` (`onRetry`); `paced`: the server asked for the wait, so it is not shown as a failure. */
-  retrying?(failed: Failed<T>, attempt: number, delay: number, paced: boolean): void;
+  /** A failure is retried after `delay` (`onRetry`); `paced`: the server asked for the wait, so it is not shown as a failure; `source`: the signal that asked. */
+  retrying?(failed: Failed<T>, attempt: number, delay: number, paced: boolean, source: WaitSource | undefined): void;
   /** Attempt `attempt` failed with `error` and is not retried, for `reason` (`onGiveUp`): called once, just before the call ends with it. */
   givingUp?(error: unknown, attempt: number, reason: GiveUpReason): void;
   /** Frees a failed value before its retry (cancels a response's body). */

@@ -1,3 +1,5 @@
+import type { WaitSource } from '../http/server-wait.js';
+
 /**
  * What a poller reports through `onEvent`, so a UI or a log can show what it
  * is doing and when it will act next. Times are epoch ms, durations ms;
@@ -13,6 +15,13 @@ export type PollEvent =
       attempt: number;
       /** Whether it carries `If-None-Match` (or `If-Modified-Since`) from the last answer. */
       conditional: boolean;
+      /**
+       * With `preferWait` (of `pollite/operation`), while the server says it
+       * applies it (`Preference-Applied: wait`): it holds this request until
+       * the job changes, this long at most, ms. A long answer is then the
+       * server waiting on the job, not a slow request.
+       */
+      held?: number;
     }
   /** Any response arrived: 2xx, 304 and errors alike. `ms`: time since the request left. */
   | {
@@ -45,6 +54,8 @@ export type PollEvent =
       status?: number;
       /** The server's wait (Retry-After, or a rate-limit reset) that set this delay's floor, ms; null when the backoff chose it. */
       retryAfter: number | null;
+      /** Which of the server's signals set `retryAfter` (`retry-after`, `retry-after-ms`, `ratelimit`, `grpc-pushback`, `body`): see {@link WaitSource}; only when `retryAfter` is set. */
+      source?: WaitSource;
       /** The server paced this answer (a wait of a second or more): not a failure, and not to be shown as one. */
       paced?: boolean;
     }
@@ -71,6 +82,13 @@ export type PollEvent =
       delay: number;
       /** When the next request is due, epoch ms. */
       at: number;
+      /**
+       * Which of the server's signals this wait is (`x-poll-interval`,
+       * `retry-after`, `retry-after-ms`, `ratelimit`): see {@link WaitSource}.
+       * Only when the server's wait is what set it, not `interval`, a
+       * feature's pace or a throttled pace.
+       */
+      source?: WaitSource;
     }
   /** Polling paused: the page is hidden, the network is down, or (with `pauseWhenBlurred()`) the window lost focus. */
   | {
@@ -108,6 +126,14 @@ export type PollEvent =
       type: 'share';
       /** This caller's part. */
       role: 'leader' | 'follower';
+      /**
+       * `share()` only, with `leader`: another loop of this realm already
+       * polls the same URL, and this caller could not join it. Its first
+       * part compared by identity that no `key` vouches for (`fetch`,
+       * `parse`, `use`, `init.<name>`), or `request` when they differ in
+       * what is sent (headers, body, method, `init` values).
+       */
+      apart?: LocalReason | 'request';
     }
   /**
    * `shareTabs()` or `cluster.share()` shares this poll only with the polls

@@ -14,10 +14,12 @@ export interface PollAnswer {
   /** When it arrived, epoch ms. */
   at: number;
   /**
-   * The server's wait, ms, uncapped: its Retry-After, or the reset its
-   * rate-limit headers announce when nothing is left in the window (see
-   * `serverWait`); `null` when it said nothing. Read once per answer, here,
-   * for the decision and every feature.
+   * The server's wait, ms, uncapped: the longest of its signals (its
+   * Retry-After, the reset its rate-limit headers announce when nothing is
+   * left in the window, a 2xx's quotas spread over their windows,
+   * `X-Poll-Interval`, and the others `serverSays` reads); `null` when it
+   * said nothing. Read once per answer, here, for the decision and every
+   * feature.
    */
   asked: number | null;
 }
@@ -49,8 +51,12 @@ export interface LoopHooks {
   answer?(answer: PollAnswer): void;
   /** The wait after a 2xx or 304: given the wait chosen so far, the one to use, ms. */
   pace?(wait: number, answer: PollAnswer): number;
-  /** The loop starts a wait (interval, retry or hold): its next attempt is due at `at`, epoch ms. */
-  waiting?(at: number): void;
+  /**
+   * The loop starts a wait (interval, retry or hold): its next attempt is
+   * due at `at`, epoch ms, with `failures` failures in a row counted so far
+   * (what a checkpoint saves to continue the loop elsewhere).
+   */
+  waiting?(at: number, failures: number): void;
   /**
    * Whether a retry the decision allows may go ahead (a retry budget pays
    * for it here); false ends the call with its last failure, as if

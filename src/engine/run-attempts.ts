@@ -2,7 +2,7 @@ import { deadline } from '../env/deadline.js';
 import { abortable } from '../env/settle.js';
 import { wait, type Wake } from '../env/wait.js';
 import { timeoutError } from '../errors/timeout-error.js';
-import { serverWait } from '../http/server-wait.js';
+import { serverSays } from '../http/server-wait.js';
 import { fitDeadline } from '../policy/deadline-rule.js';
 import { responseOf } from '../policy/error-outcome.js';
 import { retryDecision } from '../policy/retry-decision.js';
@@ -63,7 +63,11 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
   };
 
   /** Attempt `attempt` failed (`failed`, or threw `thrown`) and is not retried: `givingUp` and the `give-up` event say why. */
+  let gaveUp = false;
+  /** The attempt `lastFailed` was. */
+  let failedAttempt = 0;
   const giveUp = (reason: GiveUpReason, attempt: number, failed: Failed<T> | undefined, thrown?: unknown): void => {
+    gaveUp = true;
     spec.givingUp?.(failed ? failed.error : thrown, attempt, reason);
     if (!emit) return;
     const status = failed ? failed.status : responseOf(thrown)?.status;
@@ -76,13 +80,13 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
   /** The wait the deadline leaves of `ms` (`floor` of it asked by the server), whole ms; the ms to the deadline itself when no try fits before it. */
   const fit = (ms: number, floor: number): { ms: number; final: boolean } => {
     const fitted = fitDeadline(ms, floor, lastTry, env.now(), end, lastMade);
-    if (fitted.wait === 'deadline') return { ms: end - env.now(), final: true };
+    if (fitted.wait === 'deadline') return { ms: Math.max(0, end - env.now()), final: true };
     lastMade ||= fitted.last;
     return { ms: fitted.wait, final: false };
   };
   /** Waits a fitted wait; one for the deadline itself ends only when it passes (it rejects), nothing wakes it. */
   const pause = async ({ ms, final }: { ms: number; final: boolean }, wakeBy: ReadonlyArray<Wake<string>>): Promise<void> => {
-    for (const h of hooks) h.waiting?.(env.now() + ms);
+    for (const h of hooks) h.waiting?.(env.now() + ms, failures);
     const woke = await wait(env, final ? Infinity : ms, signal, final ? [] : wakeBy);
     if (woke) emit?.({ type: 'wake', reason: woke as 'now' });
   };
@@ -113,7 +117,7 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
     await holdWhileAsked(0, paused || pauses);
   };
 
-  let failures = 0;
+  let failures = spec.failures ?? 0;
   let previous = 0;
   /** How far the server's throttling has stretched the interval (see nextSlowdown); 0 when it has not. */
   let slowdown = 0;
@@ -144,12 +148,14 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
         }
       }
       const at = env.now();
-      // How long before the deadline a last try must start: as long as this one took, at most a tenth of the whole
-      // (a cold first request can take a second on a busy machine; it must not make the last try come early).
-      lastTry = Math.min(at - started, (spec.timeout ?? 0) / 10);
+      // How long before the deadline a last try must start: twice as long as this one took, so that an answer a little
+      // slower still lands before it; at most a tenth of the whole (a cold first request can take a second on a busy
+      // machine; it must not make the last try come early).
+      lastTry = Math.min(2 * (at - started), (spec.timeout ?? 0) / 10);
       const { status, headers } = outcome;
       // The server's own word on when to come back, read once for the decision and every feature.
-      const asked = status ? serverWait(status, headers, at) : null;
+      const said = status ? serverSays(status, headers, at, outcome.failure ? (outcome.bodyWait ?? null) : null) : null;
+      const asked = said && said.ms;
       if (told) {
         const answer: PollAnswer = { status, headers, data: outcome.failure ? undefined : outcome.value, at, asked };
         for (const h of hooks) h.answer?.(answer);
@@ -176,13 +182,15 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
         // A 2xx's Retry-After (the long-running-operation convention) or announced reset is a floor too.
         const floor = asked ? spread(asked, env.random(), policy.maxRetryAfter) : 0;
         const fitted = fit(Math.ceil(Math.max(delay, floor, slowdown)), floor);
-        emit?.({ type: 'wait', delay: fitted.ms, at: env.now() + fitted.ms });
+        // The signal that spoke is named when the server's floor is what this wait is.
+        emit?.({ type: 'wait', delay: fitted.ms, at: env.now() + fitted.ms, ...(floor && floor >= delay && floor >= slowdown && { source: said!.source }) });
         await pause(fitted, wakes);
         continue;
       }
 
       const failed: Failed<T> = outcome;
       lastFailed = failed;
+      failedAttempt = attempt;
       const wanted = spec.retryable !== false && (failed.timedOut === true || !spec.wanted || (await spec.wanted(failed, attempt)));
       if (signal?.aborted) throw signal.reason;
       if (!wanted) {
@@ -195,7 +203,7 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
       }
       const interval = status === 429 && slowdown > policy.interval ? slowdown : policy.interval;
       const decision = retryDecision(
-        asked === null || failed.failure.type !== 'status' ? failed.failure : { ...failed.failure, asked },
+        failed.failure.type !== 'status' ? failed.failure : { ...failed.failure, said },
         failures,
         interval === policy.interval ? policy : { ...policy, interval },
         at,
@@ -219,8 +227,13 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
       failures = decision.failures;
       previous = decision.backoff;
       const fitted = fit(decision.delay, decision.paced ? Math.min(decision.delay, decision.retryAfter!) : 0);
+      if (fitted.final) {
+        // No retry fits before the deadline: none is announced, the call gives up now and rejects when the deadline is due.
+        giveUp('deadline', attempt, failed);
+        await pause(fitted, []);
+      }
       const delay = fitted.ms;
-      spec.retrying?.(failed, attempt, delay, decision.paced);
+      spec.retrying?.(failed, attempt, delay, decision.paced, decision.source);
       emit?.({
         type: 'retry',
         attempt,
@@ -230,16 +243,15 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
         reason: decision.reason,
         ...(decision.status === undefined ? {} : { status: decision.status }),
         retryAfter: decision.retryAfter,
+        ...(decision.source && { source: decision.source }),
         ...(decision.paced && { paced: true }),
       });
-      try {
-        await pause(fitted, decision.reason === 'network' ? networkWakes : everyWakes);
-      } catch (error) {
-        // The deadline came before the retry could be sent: it rejects the call.
-        if (bound.passed()) giveUp('deadline', attempt, failed);
-        throw error;
-      }
+      await pause(fitted, decision.reason === 'network' ? networkWakes : everyWakes);
     }
+  } catch (error) {
+    // The deadline passed after a failure (in the wait for its retry, or during that retry): the call gives up on it.
+    if (bound.passed() && lastFailed && !gaveUp) giveUp('deadline', failedAttempt, lastFailed);
+    throw error;
   } finally {
     if (!kept) release();
   }

@@ -6,6 +6,17 @@ export interface Quota {
   reset: number | null;
 }
 
+/** What a `RateLimit` field says: the quota that binds, and the slowest pace any of its quotas allows. */
+export interface QuotaField extends Quota {
+  /**
+   * The longest `reset / (remaining + 1)` of every quota that says both, in
+   * seconds: the pace at which no quota runs out before its window resets
+   * (the draft: a client "SHOULD NOT exceed the quota units conveyed by the
+   * remaining keyword before the time window"); `null` when none says both.
+   */
+  pace: number | null;
+}
+
 /** A non-negative decimal number, or null (so `-1`, `1e3`, `0x10` and garbage are ignored). */
 export const decimal = (text: string | null | undefined): number | null => (text && /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : null);
 
@@ -49,12 +60,19 @@ function readSegment(segment: string, seen: Seen): void {
  * Quoted strings are skipped whole (a policy named `"a,r=0"` says nothing),
  * the first of a repeated key counts, and one pass reads the field, so
  * hostile text costs linear time. Empty quotas when nothing is said.
+ * `pace` is the slowest pace of every quota: with `"burst";r=1;t=1,
+ * "day";r=9;t=3600` the burst binds, but the day's 360 s between requests
+ * is the pace that spends neither before its window ends.
  *
  * @example
- * rateLimitQuota('"burst";r=4;t=1, "day";r=0;t=3600'); // { remaining: 0, reset: 3600 }
+ * rateLimitQuota('"burst";r=4;t=1, "day";r=0;t=3600'); // { remaining: 0, reset: 3600, pace: 3600 }
  */
-export function rateLimitQuota(field: string): Quota {
+export function rateLimitQuota(field: string): QuotaField {
   let bound: Quota = { remaining: null, reset: null };
+  let pace: number | null = null;
+  const paced = (quota: Quota): void => {
+    if (quota.remaining !== null && quota.reset !== null) pace = Math.max(pace ?? 0, quota.reset / (quota.remaining + 1));
+  };
   const draft7: Seen = {};
   let member: Seen = {};
   let from = 0;
@@ -72,11 +90,13 @@ export function rateLimitQuota(field: string): Quota {
     // A member without `r` or `t` is a quota that says nothing, and never binds.
     const quota = { remaining: integer(member.r), reset: decimal(member.t) };
     if (binds(quota, bound)) bound = quota;
+    paced(quota);
     draft7.remaining ??= member.remaining;
     draft7.reset ??= member.reset;
     if (char === undefined) break;
     member = {};
   }
   const dictionary = { remaining: integer(draft7.remaining), reset: decimal(draft7.reset) };
-  return binds(dictionary, bound) ? dictionary : bound;
+  paced(dictionary);
+  return { ...(binds(dictionary, bound) ? dictionary : bound), pace };
 }

@@ -20,7 +20,8 @@ export const rateLimitRemaining = (headers: HeaderReader, quota: Quota): number 
 export function rateLimitReset(headers: HeaderReader, quota: Quota, now: number, max: number): number | null {
   const reset = quota.reset ?? decimal(headers.get('ratelimit-reset'));
   if (reset !== null) return Math.min(reset * 1000, max);
-  const legacy = decimal(headers.get('x-ratelimit-reset'));
+  // Symfony's RateLimiter (and others) send X-RateLimit-Retry-After, an epoch time like GitHub's reset.
+  const legacy = decimal(headers.get('x-ratelimit-reset') ?? headers.get('x-ratelimit-retry-after'));
   if (legacy === null) return null;
   return Math.min(legacy > EPOCH_FROM ? Math.max(0, legacy * 1000 - now) : legacy * 1000, max);
 }
@@ -39,7 +40,9 @@ export function rateLimitReset(headers: HeaderReader, quota: Quota, now: number,
  * - `X-RateLimit-Remaining` and `X-RateLimit-Reset` as epoch seconds
  *   (GitHub, express-rate-limit's legacy headers, koa-ratelimit's
  *   fractional ones) or as seconds to go (@fastify/rate-limit): a value
- *   past 10^9 is a point in time, measured against `now`.
+ *   past 10^9 is a point in time, measured against `now`;
+ * - `X-RateLimit-Retry-After` (Symfony's RateLimiter: an epoch time; as
+ *   seconds to go below 10^9), read as `X-RateLimit-Reset` when that is absent.
  *
  * The standard headers win over the `X-` ones. `reset` is capped at `max`.
  *

@@ -4,14 +4,15 @@
 
 // The engine's extension contract: what a feature passed in `use` plugs into (docs/architecture.md, "The feature contract").
 export type { LoopHooks, PollAnswer, Hold } from '../engine/hooks.js';
-export type { PollFeature, PollCall, PollRunner, PollSink, PollSettings, LoopContext } from '../poll/feature.js';
+export type { PollFeature, PollCall, PollRunner, PollSink, PollSettings, LoopContext, LoopStart } from '../poll/feature.js';
+export type { RunCheckpoint, ResumedRun, ResumeRequest } from '../engine/resume-point.js';
 
 // Sharing one loop among callers, and what makes two polls one poll.
 export { createSharedLoops } from './shared-loop.js';
 export type { SharedLoop, SharedLoops } from './shared-loop.js';
 export { shareIdentity } from './share-identity.js';
 export type { ShareIdentity, ShareKeyOption } from './share-identity.js';
-export { shareKey } from './share-key.js';
+export { shareKey, UNCOMPARED_HEADERS } from './share-key.js';
 export { sha256Hex } from './sha256-hex.js';
 
 // The key of a url's state, the one the observe states and the framework adapters are keyed by.
@@ -33,7 +34,13 @@ export type { DeadlineFit } from '../policy/deadline-rule.js';
 export { nextSlowdown, slowsPace } from '../policy/throttle.js';
 
 // HTTP: what a server's answer says, and bodies.
-export { serverWait } from '../http/server-wait.js';
+export { serverWait, serverSays } from '../http/server-wait.js';
+export type { ServerSaid, WaitSource } from '../http/server-wait.js';
+export { parseRetryAfterMs } from '../http/retry-after-ms.js';
+export { parsePollInterval } from '../http/poll-interval.js';
+export { parseGrpcPushback } from '../http/grpc-pushback.js';
+export { bodyWait, readBodyWait, MAX_HINT_BYTES } from '../http/body-wait.js';
+export { freshFor } from '../http/cache-control.js';
 export { parseRetryAfter } from '../http/parse-retry-after.js';
 export type { ParseRetryAfterOptions, HeaderReader } from '../http/parse-retry-after.js';
 export { parseRateLimit } from '../http/rate-limit.js';

@@ -1,8 +1,33 @@
 import type { PollCall } from '../poll/feature.js';
 
 /**
+ * Headers that name a request or the program that sends it, never a user,
+ * and that a server does not answer by: distributed-tracing ids (W3C Trace
+ * Context and Baggage, B3, Sentry, AWS X-Ray, Google Cloud), request and
+ * correlation ids, and `User-Agent`. A per-process trace id or host name in
+ * them would otherwise split every share; the loop sends its leader's.
+ */
+export const UNCOMPARED_HEADERS: ReadonlySet<string> = new Set([
+  'traceparent',
+  'tracestate',
+  'baggage',
+  'b3',
+  'x-b3-traceid',
+  'x-b3-spanid',
+  'x-b3-parentspanid',
+  'x-b3-sampled',
+  'x-b3-flags',
+  'sentry-trace',
+  'x-amzn-trace-id',
+  'x-cloud-trace-context',
+  'x-request-id',
+  'x-correlation-id',
+  'user-agent',
+]);
+
+/**
  * The request part of what makes two polls the same poll: method, URL,
- * headers (names lower-cased, sorted) and body, with its kind: fetch adds a
+ * headers (names lower-cased, sorted, less the {@link UNCOMPARED_HEADERS} ones) and body, with its kind: fetch adds a
  * Content-Type of its own for a string (`text/plain;charset=UTF-8`, `''`
  * included) and for URLSearchParams
  * (`application/x-www-form-urlencoded;charset=UTF-8`), none for no body, so
@@ -19,6 +44,7 @@ export function shareKey(request: PollCall<unknown>['request'], extra = ''): str
   const text = body == null ? '' : typeof body === 'string' ? `s${body}` : body instanceof URLSearchParams ? `u${body}` : undefined;
   if (text === undefined) return undefined;
   const headers = Object.keys(request.headers)
+    .filter((name) => !UNCOMPARED_HEADERS.has(name))
     .sort()
     .map((name) => `\n${name}: ${request.headers[name]}`)
     .join('');

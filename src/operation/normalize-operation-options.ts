@@ -4,6 +4,8 @@ import { normalizePollOptions, pollOptionNames } from '../poll/normalize-poll-op
 import type { PollOptions } from '../poll/poll-options.js';
 import { isOrigin } from './carried-init.js';
 import type { OperationOptions } from './operation-options.js';
+import { preferWaitCheck } from './prefer-wait.js';
+import type { OperationCheckpoint } from './operation-resume.js';
 
 /** Every default of `pollOperation` beyond `poll`'s, in one frozen place. */
 export const OPERATION_DEFAULTS = Object.freeze({
@@ -16,7 +18,7 @@ export const OPERATION_DEFAULTS = Object.freeze({
 
 /** {@link OperationOptions} after validation: pollOperation's own, and the rest for `poll` as given. */
 export interface NormalizedOperationOptions<TStatus> {
-  own: Pick<OperationOptions<TStatus>, 'idempotencyKey' | 'operationUrl' | 'isDone' | 'isFailed' | 'headers' | 'trustedOrigins' | 'parse' | 'onUpdate' | 'onEvent' | 'timeout'>;
+  own: Pick<OperationOptions<TStatus>, 'idempotencyKey' | 'operationUrl' | 'isDone' | 'isFailed' | 'headers' | 'trustedOrigins' | 'parse' | 'onUpdate' | 'onEvent' | 'timeout' | 'resume' | 'preferWait'>;
   fetchResult: boolean;
   /** The options handed to every `poll` of the monitor, validated by `poll`'s own rules. */
   poll: Omit<PollOptions<unknown>, 'isDone' | 'parse' | 'onUpdate' | 'onEvent' | 'timeout' | 'init' | 'signal'>;
@@ -26,6 +28,7 @@ export interface NormalizedOperationOptions<TStatus> {
 }
 
 const key: Check = [(v) => typeof v === 'boolean' || (typeof v === 'string' && v !== ''), 'a boolean or a non-empty string'];
+const checkpoint: Check = [(v) => typeof (v as OperationCheckpoint | null)?.beginOperation === 'function', "a checkpoint (see checkpoint() of 'pollite/resume')"];
 const origins: Check = [(v) => Array.isArray(v) && v.every(isOrigin), "an array of origins such as 'https://ops.example.com' (scheme, host and port only)"];
 
 const OWN_SPEC = {
@@ -37,9 +40,11 @@ const OWN_SPEC = {
   headers: object,
   trustedOrigins: origins,
   timeout: positiveDuration,
+  preferWait: preferWaitCheck,
   parse: func,
   onUpdate: func,
   onEvent: func,
+  resume: checkpoint,
 } as const;
 
 /** The names `operation` may hold: pollOperation's own, and poll's. */

@@ -1,5 +1,6 @@
 import type { PollOptions } from '../poll/poll-options.js';
 import type { PollEvent } from '../engine/events.js';
+import type { OperationCheckpoint } from './operation-resume.js';
 
 /** One answer of a long-running operation: the start's, or a status monitor's. */
 export interface OperationAnswer<TStatus = unknown> {
@@ -122,6 +123,27 @@ export interface OperationOptions<TStatus = unknown> extends Pick<PollOptions<TS
    */
   timeout?: number;
   /**
+   * Asks the server to hold requests rather than be polled (RFC 7240), ms,
+   * a whole number of seconds. The start request carries `Prefer:
+   * respond-async, wait=N` (N = `preferWait` / 1000: answer at once if the
+   * operation is over within N s, else 202), each poll `Prefer: wait=N`
+   * (hold it until the operation changes, N s at most), to the monitor's
+   * origin whatever it is: it names no one, unlike the caller's headers.
+   * Where an answer carries `Preference-Applied: wait`, the time the server
+   * held the request counts toward the wait after it: the next poll goes
+   * once `interval` has passed since that request was sent (at once after a
+   * full hold), never sooner than a Retry-After or any other floor. An
+   * answer without it is paced as without this option, so a server that
+   * ignores the preference is polled every `interval` as before.
+   * `requestTimeout` is extended by it for the polls; `timeout` is not.
+   * Off by default: `Prefer` is not CORS-safelisted, so in a browser a
+   * cross-origin request carrying it needs a preflight the server must
+   * allow (see `preferWait` for `poll`).
+   * @default none: no `Prefer` is sent
+   * @example preferWait: 10_000
+   */
+  preferWait?: number;
+  /**
    * Reads each 2xx body: the start's, each status and the result. A throw
    * becomes a `ParseError`.
    * @default JSON, with an empty body read as `undefined` (and, for a 202, a body that is not JSON)
@@ -131,6 +153,18 @@ export interface OperationOptions<TStatus = unknown> extends Pick<PollOptions<TS
   onUpdate?: (status: TStatus) => unknown;
   /** Called with every {@link PollEvent} of the polls, including the `wait` before the first one. */
   onEvent?: (event: PollEvent) => void;
+  /**
+   * Keeps the operation's progress in a store, so that a run after a
+   * reload, a crash or a deploy continues the same operation: at its
+   * monitor, with no second start request (a start whose answer was lost is
+   * sent again only with its saved `idempotencyKey`, else the run is
+   * refused), no sooner than the wait the server asked for, with the
+   * failures counted and the deadline kept. See `checkpoint()` of
+   * `pollite/resume`.
+   * @default none: nothing is saved
+   * @example resume: checkpoint({ store: webStorage(localStorage), key: `report:${userId}` })
+   */
+  resume?: OperationCheckpoint;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ResumedRun, RunCheckpoint } from '../engine/resume-point.js';
 import { HttpError } from '../errors/http-error.js';
 import { redactUrl } from '../errors/redact-url.js';
 import { timeoutError } from '../errors/timeout-error.js';
@@ -8,6 +9,7 @@ import { requestFactory, type RequestFactory } from '../http/request.js';
 import { refuse } from '../options/check.js';
 import { poll } from '../poll/poll.js';
 import { fetchWithRetry } from '../retry/fetch-with-retry.js';
+import { idempotencyKeyFor } from '../retry/idempotency-key.js';
 import { checkFetchInit } from '../retry/normalize-retry-options.js';
 import type { FetchRetryOptions } from '../retry/retry-options.js';
 import { carriedFrom, initFor } from './carried-init.js';
@@ -18,6 +20,8 @@ import { fetchResult, resultIn, resultUrl, type OperationStart } from './operati
 import { failureMessage, monitorOf, operationState, resolveUrl } from './operation-state.js';
 import { readBody, readStatus } from './read-body.js';
 import { firstWait } from './first-wait.js';
+import { preferredStart } from './prefer-start.js';
+import { preferWait } from './prefer-wait.js';
 import { requestable } from './server-url.js';
 
 /** What named the monitor, for the error that refuses it. */
@@ -46,13 +50,16 @@ const answerOf = async (response: Response, url: string, body: (response: Respon
   body: await body(response),
 });
 
+/** The start's checkpoint, under the operation's: its key and wait saved there, settled with the whole operation, not with the start. */
+const startCheckpoint = (run: ResumedRun): RunCheckpoint => ({ begin: async ({ timeout }) => ({ ...run, timeout, settle: (call) => call }) });
+
 /** What the start came to: the operation's monitor to poll, or the result at once. */
 type Started = { result: unknown } | { sent: Response; story: OperationStart };
 
 /** Sends the start request and reads its answer: the monitor it names (or `operationUrl` finds), else the result. */
 async function startOperation<TStatus>(input: string | URL | Request, startInit: RequestInit, start: RequestFactory, o: NormalizedOperationOptions<TStatus>, retry: FetchRetryOptions): Promise<Started> {
   const { own } = o;
-  const sent = await fetchWithRetry(input, { ...startInit, retry: { ...retry, idempotencyKey: own.idempotencyKey } });
+  const sent = await fetchWithRetry(input, { ...startInit, retry: { idempotencyKey: own.idempotencyKey, ...retry } });
   if (!sent.ok) throw new HttpError(sent, start.url);
   const base = sent.url || start.url;
   const named = monitorOf({ status: sent.status, headers: sent.headers, url: base });
@@ -113,7 +120,11 @@ export async function pollOperation<TResult = unknown, TStatus = unknown>(input:
   const request = input as Partial<Request>;
   const signal = startInit.signal ?? request.signal ?? undefined;
   const { env, own } = o;
-  const deadline = own.timeout === undefined ? Infinity : env.now() + own.timeout;
+  const start = requestFactory(input, startInit);
+  // A resumed operation goes on from what its earlier run saved: at its monitor, or its start sent again only with the saved key.
+  const run = own.resume && (await own.resume.beginOperation({ method: start.method, url: start.url, idempotencyKey: idempotencyKeyFor(own.idempotencyKey, new Headers(start.headers)), timeout: own.timeout, now: () => env.now() }));
+  const timeout = run ? run.timeout : own.timeout;
+  const deadline = timeout === undefined ? Infinity : env.now() + timeout;
   /** The time left, for each step's own deadline; `undefined` without one. */
   const left = (): number | undefined => {
     if (deadline === Infinity) return undefined;
@@ -126,32 +137,50 @@ export async function pollOperation<TResult = unknown, TStatus = unknown>(input:
     return { env, maxRetryAfter: o.maxRetryAfter, fetch, cooldown, timeout: left() };
   };
 
-  const start = requestFactory(input, startInit);
-  const started = await startOperation(input, startInit, start, o, retryOptions());
-  if ('result' in started) return started.result as TResult;
-  const { sent, story } = started;
-  const { monitor } = story;
-  const carried = carriedFrom({ url: start.url, headers: start.headers, init: startInit, request }, own.headers, own.trustedOrigins);
-  // The start answer's wait (its Retry-After, a rate-limit reset), spread under the cap as the engine spreads a 2xx's; else the interval.
-  const asked = serverWait(sent.status, sent.headers, env.now());
-  const first = asked === null ? o.interval : spread(asked, env.random(), o.maxRetryAfter);
-  let state = 'running' as OperationState;
-  const final = await poll<OperationAnswer<TStatus>>(monitor.url, {
-    ...o.poll,
-    init: initFor(monitor.url, carried),
-    ...(signal && { signal }),
-    timeout: left(),
-    use: [...(o.poll.use ?? []), firstWait(first)],
-    parse: (response) => answerOf(response, monitor.url, (r) => readStatus(r, own.parse)) as Promise<OperationAnswer<TStatus>>,
-    onUpdate: (answer) => own.onUpdate?.(answer.body),
-    ...(own.onEvent && { onEvent: own.onEvent }),
-    isDone: async (answer) => (state = await stateOf(answer, monitor.url, own)) !== 'running',
-  });
+  const following = follow();
+  return run ? run.settle(following, [signal]) : following;
 
-  if (state === 'failed' || state === 'canceled') throw new OperationFailedError(state, final.body, monitor.url, failureMessage(final.body));
-  if (!o.fetchResult) return final.body as unknown as TResult;
-  const target = resultUrl(final, story);
-  if (!target) return resultIn(final) as TResult;
-  const url = requestable(target.url, target.namedBy);
-  return (await fetchResult(url, { ...initFor(url, carried), ...(signal && { signal }) }, retryOptions(), own.parse, () => void left())) as TResult;
+  async function follow(): Promise<TResult> {
+    let story: OperationStart;
+    let first = 0;
+    if (run?.monitor) {
+      // The start was answered before: its monitor is polled, no sooner than the saved wait (the checkpoint holds).
+      story = { url: start.url, method: start.method, location: run.monitor.location, monitor: { url: run.monitor.url, via: run.monitor.via } };
+    } else {
+      const keyed = run?.idempotencyKey ? { idempotencyKey: run.idempotencyKey, resume: startCheckpoint(run) } : run && { resume: startCheckpoint(run) };
+      // With preferWait the start asks to be answered with the result within the wait, else with its 202.
+      const preferred = own.preferWait ? preferredStart(startInit, start, own.preferWait, o.poll.fetch, () => env.now()) : undefined;
+      const started = await startOperation(input, preferred?.init ?? startInit, start, o, { ...retryOptions(), ...(preferred && { fetch: preferred.fetch }), ...keyed });
+      if ('result' in started) return started.result as TResult;
+      const { sent } = started;
+      story = started.story;
+      // The start answer's wait (its Retry-After, a rate-limit reset), spread under the cap as the engine spreads a 2xx's; else the interval.
+      const asked = serverWait(sent.status, sent.headers, env.now());
+      const interval = preferred ? preferred.firstWait(sent, o.interval, env.now()) : o.interval;
+      first = asked === null ? interval : spread(asked, env.random(), o.maxRetryAfter);
+      await run?.polling({ url: story.monitor.url, via: story.monitor.via, location: story.location }, env.now() + first);
+    }
+    const { monitor } = story;
+    const carried = carriedFrom({ url: start.url, headers: start.headers, init: startInit, request }, own.headers, own.trustedOrigins);
+    let state = 'running' as OperationState;
+    const final = await poll<OperationAnswer<TStatus>>(monitor.url, {
+      ...o.poll,
+      init: initFor(monitor.url, carried),
+      ...(signal && { signal }),
+      timeout: left(),
+      // preferWait first: its run adds Prefer before a sharing feature keys the poll, and joins its pace last.
+      use: [...(own.preferWait ? [preferWait(own.preferWait)] : []), ...(o.poll.use ?? []), run ? run.feature : firstWait(first)],
+      parse: (response) => answerOf(response, monitor.url, (r) => readStatus(r, own.parse)) as Promise<OperationAnswer<TStatus>>,
+      onUpdate: (answer) => own.onUpdate?.(answer.body),
+      ...(own.onEvent && { onEvent: own.onEvent }),
+      isDone: async (answer) => (state = await stateOf(answer, monitor.url, own)) !== 'running',
+    });
+
+    if (state === 'failed' || state === 'canceled') throw new OperationFailedError(state, final.body, monitor.url, failureMessage(final.body));
+    if (!o.fetchResult) return final.body as unknown as TResult;
+    const target = resultUrl(final, story);
+    if (!target) return resultIn(final) as TResult;
+    const url = requestable(target.url, target.namedBy);
+    return (await fetchResult(url, { ...initFor(url, carried), ...(signal && { signal }) }, retryOptions(), own.parse, () => void left())) as TResult;
+  }
 }

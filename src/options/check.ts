@@ -76,13 +76,22 @@ export function validateOptions<O extends object>(options: O | undefined, spec: 
   }
 }
 
+/** Milliseconds per unit of a duration written as the CLI takes it. */
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+
 /**
  * The words for a value `check` refuses: a duration given as a string
- * (`'2s'`, as the CLI takes it) is told its unit. Here rather than in the
- * check, so that the words leave a production bundle with the validation.
+ * (`'2s'`, as the CLI takes it) is told its unit, with the number it meant
+ * (``a number of milliseconds (2000 for '2s'), got '2s'``). Here rather
+ * than in the check, so that the words leave a production bundle with the
+ * validation.
  */
-const expectedOf = (check: Check, value: unknown): string =>
-  typeof value === 'string' && (check === duration || check === positiveDuration) ? `a number of milliseconds (2000 for 2 s), got '${value}'` : check[1];
+function expectedOf(check: Check, value: unknown): string {
+  if (typeof value !== 'string' || (check !== duration && check !== positiveDuration)) return check[1];
+  const [, amount, unit] = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|min|m|h)\s*$/i.exec(value) ?? [];
+  const example = amount === undefined ? '2000 for 2 s' : `${Math.round(Number(amount) * UNITS[unit!.toLowerCase()]!)} for '${value.trim()}'`;
+  return `a number of milliseconds (${example}), got '${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
+}
 
 /** The options given, less their `undefined` entries: ready to spread over the defaults. */
 export function definedOptions<O extends object>(options: O | undefined): Partial<O> {

@@ -1,6 +1,6 @@
 import type { Backoff } from '../backoff/types.js';
 import type { HeaderReader } from '../http/parse-retry-after.js';
-import { serverWait } from '../http/server-wait.js';
+import { serverSays, type ServerSaid, type WaitSource } from '../http/server-wait.js';
 import { spread } from './spread.js';
 
 /** What happened to one attempt that did not succeed. */
@@ -11,10 +11,10 @@ export type Failure =
       type: 'status';
       /** Its status. */
       status: number;
-      /** Its headers: where Retry-After and the rate-limit headers are read. */
+      /** Its headers: where Retry-After, the rate-limit headers and the other signals are read. */
       headers: HeaderReader;
-      /** The server's wait, ms, when the caller has read it already (the loop reads it once per answer); read from `headers` when absent. */
-      asked?: number | null;
+      /** What the server said, when the caller has read it already (the loop reads it once per answer, a body's hint included); read from `headers` when absent. */
+      said?: ServerSaid | null;
     }
   /** No answer: the connection failed, dropped or was refused. */
   | {
@@ -81,6 +81,8 @@ export type RetryDecision =
       status?: number;
       /** The server's wait (Retry-After, rate-limit reset) that paced this one, capped, ms; null when the backoff chose it. */
       retryAfter: number | null;
+      /** Which signal of the server's set `retryAfter`; only when it is set. */
+      source?: WaitSource;
       /** Whether the server paced this answer (a wait of a second or more): not a failure, and not shown as one. */
       paced: boolean;
       /** The backoff drawn for this wait, ms (0 when the server paced it): handed to the next `backoff` call as `previous`. */
@@ -117,9 +119,12 @@ const checkedBackoff = (ms: number): number => {
  * last (`previous`, 0 after a success): try again, after how long and at
  * what cost, or stop? Every wait is in whole ms.
  *
- * - A status the policy does not retry: stop (`not-retryable`).
+ * - A status the policy does not retry, or an answer whose server asks
+ *   not to be retried (a negative `grpc-retry-pushback-ms`): stop
+ *   (`not-retryable`).
  * - A server's wait of a second or more (Retry-After, a rate-limit
- *   reset): the server is alive and pacing us (`paced`). Wait at least
+ *   reset, any signal `serverSays` reads): the server is alive and pacing
+ *   us (`paced`; `source` names the signal). Wait at least
  *   that long, spread up to 20 % above it, never past `maxRetryAfter`
  *   (a hard cap: see `spread`), never less than `interval`; counted
  *   only when `countPaced`.
@@ -147,9 +152,12 @@ export function retryDecision(
 ): RetryDecision {
   const status = failure.type === 'status' ? failure.status : undefined;
   const about = status === undefined ? {} : { status };
-  if (status !== undefined && !policy.isRetryableStatus(status)) return { retry: false, failures: failuresBefore, reason: 'not-retryable', ...about };
+  const stop = { retry: false, failures: failuresBefore, reason: 'not-retryable', ...about } as const;
+  if (status !== undefined && !policy.isRetryableStatus(status)) return stop;
   // The server's own figure decides whether it paces us; the cap only bounds the wait.
-  const asked = failure.type === 'status' ? (failure.asked !== undefined ? failure.asked : serverWait(failure.status, failure.headers, now)) : null;
+  const said = failure.type === 'status' ? (failure.said !== undefined ? failure.said : serverSays(failure.status, failure.headers, now)) : null;
+  if (said?.stop) return stop;
+  const asked = said ? said.ms : null;
   const paced = asked !== null && asked >= PACED_FROM;
   const failures = paced && !policy.countPaced ? failuresBefore : failuresBefore + 1;
   if (failures > policy.retries) return { retry: false, failures, reason: 'exhausted', ...about };
@@ -169,6 +177,7 @@ export function retryDecision(
     reason: failure.type,
     ...about,
     retryAfter: paced ? Math.min(asked, policy.maxRetryAfter) : null,
+    ...(paced && { source: said!.source }),
     paced,
     backoff,
     ...(cost === undefined ? {} : { cost }),

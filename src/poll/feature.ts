@@ -42,6 +42,8 @@ export interface LoopContext {
   request: RequestFactory;
   /** The options the loop runs with, defaults filled in. */
   settings: PollSettings;
+  /** Where the loop started, when it continues an earlier run ({@link PollCall.from}). */
+  from?: LoopStart | undefined;
 }
 
 /** The sink of one loop's results: a caller of `poll`, or every caller of a shared loop. */
@@ -64,6 +66,21 @@ export interface PollCall<T> {
   signal: AbortSignal | undefined;
   /** Total deadline, ms. */
   timeout: number | undefined;
+  /** Where the loop starts when it continues an earlier run of the same poll (a checkpoint of `pollite/resume`); a fresh loop without. */
+  from?: LoopStart;
+}
+
+/** Where a loop that continues an earlier run starts: what that run had when it stopped. */
+export interface LoopStart {
+  /** The validators of the last 2xx the caller has the body of (`ETag`, `Last-Modified`): the first request is conditional on them. */
+  validators: {
+    /** The `ETag` (sent as `If-None-Match`), or null. */
+    etag: string | null;
+    /** The `Last-Modified` (sent as `If-Modified-Since` when there is no ETag), or null. */
+    lastModified: string | null;
+  } | null;
+  /** Failures in a row already counted. */
+  failures: number;
 }
 
 /** Runs the loop of a {@link PollCall}: what `poll` hands a feature's `run` as `next`. */

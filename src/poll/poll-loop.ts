@@ -1,5 +1,6 @@
-import type { Failed, Outcome } from '../engine/attempt-spec.js';
+import type { Outcome } from '../engine/attempt-spec.js';
 import { cooldownHooks } from '../engine/cooldown-hooks.js';
+import { failedStatus } from '../engine/failed-status.js';
 import type { PollEvent } from '../engine/events.js';
 import type { LoopHooks } from '../engine/hooks.js';
 import { pauseHooks } from '../engine/pauses.js';
@@ -9,6 +10,7 @@ import { HttpError } from '../errors/http-error.js';
 import { ParseError } from '../errors/parse-error.js';
 import { PollGaveUpError } from '../errors/poll-gave-up-error.js';
 import { discardBody } from '../http/body.js';
+import { readBodyWait } from '../http/body-wait.js';
 import type { Validators } from '../http/request.js';
 import { isRetryableStatus } from '../http/retryable-status.js';
 import { isRetryableError } from '../policy/is-retryable-error.js';
@@ -28,20 +30,6 @@ function attachAll(call: PollCall<unknown>): LoopHooks[] {
     settings.cooldown && cooldownHooks(env, settings.maxRetryAfter, () => call.request.url),
     ...settings.use.map((feature) => feature.attach?.(call)),
   ].filter(Boolean) as LoopHooks[];
-}
-
-/** A retried status: its `HttpError` is made only if it is ever seen (an Error's stack costs more than the rest of a request). */
-function failedStatus(response: Response, status: number, headers: Headers, url: string): Failed<Response> {
-  let error: HttpError | undefined;
-  return {
-    failure: { type: 'status', status, headers },
-    get error() {
-      return (error ??= new HttpError(response, url));
-    },
-    value: response,
-    status,
-    headers,
-  };
 }
 
 /**
@@ -65,7 +53,11 @@ async function attemptOf<T>(call: PollCall<T>, since: Validators | null, signal:
     return { value: undefined, status, headers };
   }
   if (status < 200 || status >= 300) {
-    if (isRetryableStatus(status)) return failedStatus(response, status, headers, request.url);
+    if (isRetryableStatus(status)) {
+      const failed = failedStatus(response, status, headers, request.url);
+      failed.bodyWait = await readBodyWait(response, status, headers);
+      return failed;
+    }
     throw new HttpError(response, request.url);
   }
   try {
@@ -89,7 +81,7 @@ export function runLoop<T>(call: PollCall<T>): Promise<T> {
   // Events are built only for a sink that listens: a poll without onEvent allocates none.
   const emit = sink.event === ignoreEvents ? undefined : (event: PollEvent): void => sink.event(event);
   const onResponse = emit && ((status: number, ms: number): void => emit({ type: 'response', status, ms }));
-  let since: Validators | null = null;
+  let since: Validators | null = (s.conditional && call.from?.validators) || null;
   return runAttempts<unknown, T>({
     env: s.env,
     policy: { retries: s.retries, backoff: s.backoff, maxRetryAfter: s.maxRetryAfter, interval: s.interval, countPaced: false, isRetryableStatus },
@@ -97,6 +89,7 @@ export function runLoop<T>(call: PollCall<T>): Promise<T> {
     signals: [call.signal],
     timeout: call.timeout,
     timedOut: 'Polling timed out',
+    failures: call.from?.failures,
     attemptTimeout: s.requestTimeout,
     attemptTimedOut: 'Request timed out',
     emit,

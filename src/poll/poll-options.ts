@@ -50,7 +50,13 @@ export interface PollOptions<T = unknown> {
    * @default 300000
    */
   maxRetryAfter?: number;
-  /** Total deadline, ms (> 0); `poll` then rejects with a `TimeoutError` DOMException. @default none */
+  /**
+   * Total deadline, ms (> 0), met, not guessed: a wait that would cross it
+   * is shortened for one last try (never below a wait the server asked
+   * for), and when it is due `poll` rejects with a `TimeoutError`
+   * DOMException (its `cause`: the last failure, if any).
+   * @default none
+   */
   timeout?: number;
   /** Deadline of each request, ms (> 0); a timed-out request is a failure. @default none */
   requestTimeout?: number;

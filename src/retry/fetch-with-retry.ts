@@ -1,11 +1,12 @@
 import type { Failed } from '../engine/attempt-spec.js';
 import type { GiveUpReason } from '../engine/events.js';
+import { failedStatus } from '../engine/failed-status.js';
 import { runAttempts } from '../engine/run-attempts.js';
 import { thrownFailure } from '../engine/thrown-failure.js';
-import { HttpError, isHttpError } from '../errors/http-error.js';
+import { isHttpError } from '../errors/http-error.js';
 import { discardBody } from '../http/body.js';
+import { readBodyWait } from '../http/body-wait.js';
 import { checkInput } from '../http/check-input.js';
-import type { HeaderReader } from '../http/parse-retry-after.js';
 import { requestFactory } from '../http/request.js';
 import { refuse, signal as signalCheck } from '../options/check.js';
 import { isResponseLike } from '../policy/error-outcome.js';
@@ -37,20 +38,6 @@ function whyNotRetried(o: NormalizedFetchRetryOptions, method: string, keyed: bo
  * (`no-cors`, a browser's manual redirect), which fetch gives to who asked.
  */
 const isErrorStatus = (status: number, manual: boolean): boolean => status >= 400 || (status >= 300 && status !== 304 && !manual);
-
-/** A response the call may end with as a failure: its `HttpError` made only if it is ever seen (an Error's stack costs more than the rest of a request). */
-function failedResponse(response: Response, status: number, headers: HeaderReader, url: string): Failed<Response> {
-  let error: HttpError | undefined;
-  return {
-    failure: { type: 'status', status, headers },
-    get error() {
-      return (error ??= new HttpError(response, url));
-    },
-    value: response,
-    status,
-    headers,
-  };
-}
 
 /**
  * `fetch`, with retries: resolves with a `Response` whatever its status,
@@ -93,7 +80,10 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
   if (given) o.signals.unshift(given);
   const request = requestFactory(input, fetchInit);
   const headers = new Headers(request.headers);
-  const key = idempotencyKeyFor(o.idempotencyKey, headers);
+  const fresh = idempotencyKeyFor(o.idempotencyKey, headers);
+  // A resumed call goes on with what its earlier run saved: a write, with the key it was sent with (never a new one).
+  const run = o.resume && (await o.resume.begin({ method: request.method, url: request.url, idempotencyKey: fresh, timeout: o.timeout, now: () => o.env.now() }));
+  const key = run ? run.idempotencyKey : fresh;
   const sent = key === null ? request : requestFactory(input, { ...fetchInit, headers: withIdempotencyKey(headers, key) });
   const shouldRetry = o.shouldRetry ?? ((error: unknown) => isHttpError(error) || isRetryableError(error));
   const retried = (status: number): boolean => o.statusCodes.includes(status);
@@ -102,8 +92,14 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
   /** The response the call ends with, its body followed so the call's signal and deadlines keep their word while it is read. */
   const keep = (response: Response, release: () => void, signal: AbortSignal | undefined): Response => (signal ? followBody(response, signal, release) : (release(), response));
   const fetchImpl = o.fetch;
-  return runAttempts<Response, Response>({
-    ...retrySpec(o, retried, () => request.url),
+  const base = retrySpec(o, retried, () => request.url);
+  if (run) {
+    base.hooks.push(run.hooks);
+    base.timeout = run.timeout;
+  }
+  const called = runAttempts<Response, Response>({
+    ...base,
+    ...(run && { failures: run.failures }),
     retryable: why === undefined,
     ...(why && { unretryable: why }),
     keeps: true,
@@ -113,7 +109,12 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
       if (!isResponseLike(response)) throw new TypeError(`Expected \`fetch\` to resolve to a Response, got ${String(response)}`);
       const { status, headers } = response;
       // An error status that is not retried fails too, so that it gives up (`not-retryable`) and may throw.
-      if (retried(status) || isErrorStatus(status, manual)) return failedResponse(response, status, headers, request.url);
+      if (retried(status) || isErrorStatus(status, manual)) {
+        const failed = failedStatus(response, status, headers, request.url);
+        // A retried answer's body may say when to come back: read from a clone, bounded, so the response stays whole.
+        if (retried(status)) failed.bodyWait = await readBodyWait(response, status, headers);
+        return failed;
+      }
       return { value: response, status, headers };
     },
     thrown: thrownFailure,
@@ -130,6 +131,7 @@ export async function fetchWithRetry(input: string | URL | Request, init?: Fetch
     discard: (failed) => {
       if (failed.value) discardBody(failed.value);
     },
-    ...(o.onRetry && { retrying: (failed, attempt, delay, paced) => o.onRetry!({ error: failed.error, attempt, delay, paced }) }),
+    ...(o.onRetry && { retrying: (failed, attempt, delay, paced, source) => o.onRetry!({ error: failed.error, attempt, delay, paced, ...(source && { source }) }) }),
   });
+  return run ? run.settle(called, o.signals) : called;
 }

@@ -1,3 +1,4 @@
+import type { RunCheckpoint } from '../engine/resume-point.js';
 import type { Backoff } from '../backoff/types.js';
 import { resolveClock, type Clock } from '../env/clock.js';
 import { boolean, checkNames, count, definedOptions, duration, func, object, positiveDuration, refuse, signal, validateOptions, type Check } from '../options/check.js';
@@ -45,6 +46,7 @@ export interface NormalizedFetchRetryOptions extends NormalizedRetryOptions {
   idempotencyKey: boolean | string | undefined;
   throwHttpErrors: boolean;
   fetch: typeof fetch;
+  resume: RunCheckpoint | undefined;
 }
 
 /** Duck-typed, so a budget made by another copy of pollite (or your own, or `pollite/cluster`'s) passes. */
@@ -74,6 +76,7 @@ const RETRY_SPEC = {
 const strings: Check = [(v) => Array.isArray(v) && v.every((item) => typeof item === 'string'), 'an array of strings'];
 const statuses: Check = [(v) => Array.isArray(v) && v.every((code) => Number.isInteger(code) && code >= 100 && code <= 599), 'an array of HTTP status codes (integers 100-599)'];
 const key: Check = [(v) => typeof v === 'boolean' || (typeof v === 'string' && v !== ''), 'a boolean or a non-empty string'];
+const checkpoint: Check = [(v) => typeof (v as RunCheckpoint | null)?.begin === 'function', "a checkpoint (see checkpoint() of 'pollite/resume')"];
 
 function fill(given: RetryOptions): NormalizedRetryOptions {
   return {
@@ -100,7 +103,7 @@ export function normalizeRetryOptions(options: RetryOptions | undefined): Normal
 }
 
 // Made when asked, not at the top: a module-level spread is kept by bundlers, with fetchWithRetry's checks, in a bundle of `retry` alone.
-const fetchRetrySpec = () => ({ ...RETRY_SPEC, methods: strings, statusCodes: statuses, idempotencyKey: key, throwHttpErrors: boolean, fetch: func });
+const fetchRetrySpec = () => ({ ...RETRY_SPEC, methods: strings, statusCodes: statuses, idempotencyKey: key, throwHttpErrors: boolean, fetch: func, resume: checkpoint });
 
 /** The names of `fetchWithRetry`'s `retry` options, for a caller that takes them too (createFetchState). */
 export const fetchRetryOptionNames = (): string[] => Object.keys(fetchRetrySpec());
@@ -137,5 +140,6 @@ export function normalizeFetchRetryOptions(options: FetchRetryOptions | undefine
   o.idempotencyKey = given.idempotencyKey;
   o.throwHttpErrors = given.throwHttpErrors ?? RETRY_DEFAULTS.throwHttpErrors;
   o.fetch = fetchImpl;
+  o.resume = given.resume;
   return o;
 }

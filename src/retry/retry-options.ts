@@ -1,6 +1,8 @@
+import type { RunCheckpoint } from '../engine/resume-point.js';
 import type { Backoff } from '../backoff/types.js';
 import type { Clock } from '../env/clock.js';
 import type { GiveUpReason } from '../engine/events.js';
+import type { WaitSource } from '../http/server-wait.js';
 import type { Wake } from '../env/wait.js';
 import type { RetryBudget } from './retry-budget.js';
 
@@ -25,6 +27,8 @@ export interface RetryInfo {
   delay: number;
   /** The server asked for this wait (a Retry-After or rate-limit reset of a second or more): a paced answer, not a failure to show. */
   paced: boolean;
+  /** Which of the server's signals asked for it (`retry-after`, `retry-after-ms`, `ratelimit`, `grpc-pushback`, `body`); only when `paced`. */
+  source?: WaitSource;
 }
 
 /** What `onGiveUp` learns when a failed attempt is not tried again, just before the call ends with it. */
@@ -83,9 +87,10 @@ export interface RetryOptions {
   /** Aborts the attempt in flight and any wait; the call rejects with `signal.reason`. */
   signal?: AbortSignal;
   /**
-   * Total deadline for all attempts and waits, ms (> 0). A wait that would
-   * end after it is not started; the call rejects with a `TimeoutError`
-   * DOMException whose `cause` is the last failure. For `fetchWithRetry`
+   * Total deadline for all attempts and waits, ms (> 0), met, not guessed:
+   * a wait that would cross it is shortened for one last try (never below
+   * a wait the server asked for), and when it is due the call rejects with
+   * a `TimeoutError` DOMException whose `cause` is the last failure. For `fetchWithRetry`
    * it also bounds reading the body of the response it resolves with.
    * @default none
    */
@@ -169,6 +174,16 @@ export interface FetchRetryOptions extends RetryOptions {
    * @default globalThis.fetch, looked up when `fetchWithRetry` is called
    */
   fetch?: typeof fetch;
+  /**
+   * Keeps this call's progress in a store so that a run after a reload, a
+   * crash or a deploy continues it: a write whose key was saved is sent
+   * again with that key (never a new one, and never at all without one), no
+   * sooner than the wait the server asked for, with the failures counted and
+   * the deadline kept. See `checkpoint()` of `pollite/resume`.
+   * @default none: nothing is saved
+   * @example retry: { idempotencyKey: true, resume: checkpoint({ store: webStorage(localStorage), key: 'order' }) }
+   */
+  resume?: RunCheckpoint;
 }
 
 /** The second argument of {@link fetchWithRetry}: fetch's own, plus `retry`. */

@@ -90,6 +90,6 @@ export async function retry<T>(fn: (ctx: RetryContext) => Promise<T>, options?: 
     fail: (failed) => {
       throw failed.error;
     },
-    ...(o.onRetry && { retrying: (failed, attempt, delay, paced) => o.onRetry!({ error: failed.error, attempt, delay, paced }) }),
+    ...(o.onRetry && { retrying: (failed, attempt, delay, paced, source) => o.onRetry!({ error: failed.error, attempt, delay, paced, ...(source && { source }) }) }),
   });
 }

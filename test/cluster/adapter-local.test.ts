@@ -1,17 +1,14 @@
-import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
 import { ioRedis, nodeRedis, type ClusterRedis, type IoRedisLike, type NodeRedisLike } from '../../src/cluster/index.js';
-import { redisAdapter } from '../../src/cluster/redis-adapter.js';
 import { connectClient, type ClientKind } from './helpers/clients.js';
 import { until } from './helpers/processes.js';
 import { hasRedis, startRedis, type RedisServer } from './helpers/redis-server.js';
 
 // The adapters of redis-adapter.ts on their own: pub/sub, unsubscribing
 // and closing against a real redis-server (what the server sees of the
-// subscriber connection), the connection watcher and the client detection
-// over scripted clients (which event means what is the contract; a real
-// client emits several of them at once).
+// subscriber connection). adapter-scripted.test.ts has the connection
+// watcher and the client detection over scripted clients.
 
 const adapt = (kind: ClientKind, client: object): ClusterRedis => (kind === 'ioredis' ? ioRedis(client as IoRedisLike) : nodeRedis(client as NodeRedisLike));
 const KINDS: ClientKind[] = ['node-redis', 'node-redis-v4', 'ioredis'];
@@ -87,92 +84,5 @@ describe.skipIf(!hasRedis())('the adapters over real clients', () => {
     // Once the client says it is down (ioredis's status stays 'ready' until then).
     await until(() => told.includes(false), 'the client down', 2000);
     await expect(adapter.send(['PING'])).rejects.toThrow(new Error('Redis is not connected'));
-  });
-});
-
-/** A scripted client: an event emitter with a client's members, whose duplicate (the subscriber) is kept for the test. */
-function scriptedClient(kind: 'node-redis' | 'ioredis') {
-  const duplicates: EventEmitter[] = [];
-  /** What the subscriber connections were asked, in order. */
-  const asked: string[] = [];
-  const duplicate = (): EventEmitter => {
-    const sub = Object.assign(new EventEmitter(), {
-      connect: async () => undefined,
-      subscribe: async (channel: string) => void asked.push(`subscribe ${channel}`),
-      unsubscribe: async (channel: string) => void asked.push(`unsubscribe ${channel}`),
-      destroy: () => undefined,
-      disconnect: () => undefined,
-    });
-    duplicates.push(sub);
-    return sub;
-  };
-  const client =
-    kind === 'ioredis'
-      ? Object.assign(new EventEmitter(), { status: 'ready', call: async () => 'OK', duplicate })
-      : Object.assign(new EventEmitter(), { isReady: true, sendCommand: async () => 'OK', duplicate });
-  return { client, adapter: kind === 'ioredis' ? ioRedis(client as unknown as IoRedisLike) : nodeRedis(client as unknown as NodeRedisLike), duplicates, asked };
-}
-
-describe('the adapters\' connection watcher and subscriber errors (scripted clients)', () => {
-  it.each([
-    ['node-redis', 'end'],
-    ['node-redis', 'reconnecting'],
-    ['ioredis', 'close'],
-    ['ioredis', 'reconnecting'],
-    ['ioredis', 'end'],
-  ] as const)("%s: '%s' alone says the connection dropped, 'ready' that it is back; the unsubscribe takes every listener off", (kind, event) => {
-    const { client, adapter } = scriptedClient(kind);
-    const told: boolean[] = [];
-    const unwatch = adapter.watch!((ready) => void told.push(ready));
-    client.emit(event);
-    client.emit('ready');
-    expect(told).toEqual([false, true]);
-    unwatch();
-    expect(client.eventNames()).toEqual([]);
-    client.emit(event);
-    client.emit('ready');
-    expect(told).toEqual([false, true]);
-  });
-
-  it.each(['node-redis', 'ioredis'] as const)("%s: the subscriber connection's errors are handled (the client retries; an unhandled 'error' would throw)", async (kind) => {
-    const { adapter, duplicates } = scriptedClient(kind);
-    await adapter.subscribe('ch', () => undefined);
-    expect(duplicates).toHaveLength(1);
-    expect(duplicates[0]!.emit('error', new Error('ECONNRESET'))).toBe(true);
-  });
-});
-
-describe('ioRedis(): one subscription a channel (scripted client)', () => {
-  it('subscribes a channel for its first listener only, and unsubscribes it when its last leaves', async () => {
-    const { adapter, asked } = scriptedClient('ioredis');
-    const [a, b] = [(): void => undefined, (): void => undefined];
-    await adapter.subscribe('ch', a);
-    await adapter.subscribe('ch', b);
-    await adapter.unsubscribe('ch', a);
-    expect(asked).toEqual(['subscribe ch']);
-    await adapter.unsubscribe('ch', b);
-    expect(asked).toEqual(['subscribe ch', 'unsubscribe ch']);
-  });
-});
-
-describe('redisAdapter(): which client it was given', () => {
-  const send = async (): Promise<unknown> => 'OK';
-  const member = async (): Promise<void> => undefined;
-  const message = 'Expected `redis` to be a node-redis client, an ioredis client or a ClusterRedis adapter';
-
-  it('takes an adapter as is, even one with members of a client besides (no isReady with sendCommand, no status with call)', () => {
-    const withNodeRedisMembers = { send, subscribe: member, unsubscribe: member, close: member, sendCommand: send, duplicate: () => undefined };
-    const withIoRedisMembers = { send, subscribe: member, unsubscribe: member, close: member, call: send, duplicate: () => undefined };
-    const onlyDuplicate = { send, subscribe: member, unsubscribe: member, close: member, duplicate: () => undefined };
-    expect(redisAdapter(withNodeRedisMembers)).toBe(withNodeRedisMembers);
-    expect(redisAdapter(withIoRedisMembers)).toBe(withIoRedisMembers);
-    expect(redisAdapter(onlyDuplicate)).toBe(onlyDuplicate);
-  });
-
-  it('refuses a function with the members of an adapter, and an object with only some of them, with the exact TypeError', () => {
-    const fn = Object.assign(() => undefined, { send, subscribe: member, unsubscribe: member, close: member });
-    for (const redis of [fn, { close: member }, { unsubscribe: member, close: member }, { subscribe: member, unsubscribe: member, close: member }, { send, subscribe: member, unsubscribe: member }]) {
-      expect(() => redisAdapter(redis)).toThrow(new TypeError(message));
-    }
   });
 });

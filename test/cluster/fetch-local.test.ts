@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCluster, type ClusterRedis } from '../../src/cluster/index.js';
 
 // cluster.fetch()'s options and its answer check, over a scripted
@@ -37,4 +37,28 @@ describe('cluster.fetch()', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.slice(2, 3)).toEqual(['2']);
   });
+
+  it("waits out another process's cooldown once per fetch, even capped by maxRetryAfter: the next send through it goes at once", async () => {
+    // Another process's 503 cooled the origin for a minute (id 'x'): far past this fetch's cap.
+    const redis: ClusterRedis = { ...clear().redis, send: async () => ['60000', 'x', '-2', ''] };
+    const armed: number[] = [];
+    const real = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => (armed.push(ms ?? 0), real(callback, ms))) as typeof setTimeout);
+    let sends = 0;
+    const mock = async (): Promise<Response> => (sends++, new Response('ok'));
+    const send = createCluster({ redis, deadline: 5000 }).fetch({ maxRetryAfter: 300, fetch: mock });
+    await send('https://api.example/v1/jobs');
+    // The cooldown's wait, capped (the deadlines, 5 s, apart).
+    const waits = (): number[] => armed.filter((ms) => ms > 0 && ms !== 5000);
+    expect(waits()).toHaveLength(1);
+    expect(waits()[0]).toBeLessThanOrEqual(300);
+    // The same cooldown (still a minute in Redis), through the same fetch: not waited again.
+    await send('https://api.example/v1/jobs');
+    await send('https://api.example/v1/jobs');
+    expect([sends, waits().length]).toEqual([3, 1]);
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });

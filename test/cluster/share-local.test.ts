@@ -73,7 +73,7 @@ describe('cluster.share(): what the leader tells Redis', () => {
       { script: 'PUBLISH', keys: [last, lease], args: [token, '{"n":2}', String(LEASE), channel] },
       { script: 'WAITING', keys: [next, lease], args: [token, '40', channel] },
       { script: 'PUBLISH', keys: [last, lease], args: [token, '{"n":3}', String(LEASE), channel] },
-      { script: 'RELEASE', keys: [lease, next], args: [token, '25', channel] },
+      { script: 'RELEASE', keys: [lease, next, last], args: [token, '25', channel] },
     ]);
     expect(roles(events)).toEqual(['leader']);
     expect(server.requests).toHaveLength(3);
@@ -281,7 +281,7 @@ describe('cluster.share(): Redis failing, a lease lost, leaving', () => {
     answer([1, -2, '0', LEASE]);
     await until(() => r.sent.length === 2, 'the RELEASE', 2000);
     const [lease, next, last] = r.sent[0]!.keys;
-    expect(r.sent[1]).toEqual({ script: 'RELEASE', keys: [lease, next], args: [r.sent[0]!.args[0], '0', lease!.slice(0, -':lease'.length)] });
+    expect(r.sent[1]).toEqual({ script: 'RELEASE', keys: [lease, next, last], args: [r.sent[0]!.args[0], '0', lease!.slice(0, -':lease'.length)] });
     expect(last).toBe(`${lease!.slice(0, -':lease'.length)}:last`);
     expect(server.requests).toHaveLength(0);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -353,6 +353,30 @@ describe('cluster.share(): checks, messages while leading, releasing', () => {
     stop.abort(new Error('caller done'));
     await expect(polling).rejects.toThrow(new Error('caller done'));
     expect(server.requests).toHaveLength(0);
+    await cluster.close();
+  });
+
+  it('a leader renews its lease every third of it, with its own token: the cadence the lease is sized for', async () => {
+    server = await counting();
+    const armed: number[] = [];
+    const real = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => (armed.push(ms ?? 0), real(callback, ms))) as typeof setTimeout);
+    const r = scriptedRedis(leading({ ACQUIRE: () => [1, -2, '0', 600] }));
+    const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: 600, deadline: 199 });
+    const stop = new AbortController();
+    const events: PollEvent[] = [];
+    const polling = poll(`${server.url}/job`, { interval: 60_000, use: [cluster.share()], signal: stop.signal, isDone: () => false, onEvent: (e) => void events.push(e) });
+    await until(() => r.names().filter((n) => n === 'ACQUIRE').length >= 4, 'three renewals', 10_000);
+    stop.abort(new Error('caller done'));
+    await expect(polling).rejects.toThrow(new Error('caller done'));
+    const acquires = r.sent.filter((s) => s.script === 'ACQUIRE');
+    // Each renewal takes the lease for its full length again, with the token of the first.
+    expect(new Set(acquires.map((s) => s.args.join(' '))).size).toBe(1);
+    expect(acquires[0]!.args[1]).toBe('600');
+    // The checks it armed: a third of the lease each, one after each renewal.
+    expect(armed.filter((ms) => ms === 200).length).toBeGreaterThanOrEqual(3);
+    expect(roles(events)).toEqual(['leader']);
+    expect(server.requests).toHaveLength(1);
     await cluster.close();
   });
 
@@ -579,7 +603,7 @@ describe('cluster.share(): one check at a time, and what leaving stops', () => {
     answer(['105', '{"n":7}']);
     await until(() => r.names().includes('RELEASE'), 'the release', 2000);
     await new Promise((resolve) => real(resolve, 30));
-    expect(r.sent.slice(2)).toEqual([{ script: 'RELEASE', keys: [lease, next], args: [r.sent[0]!.args[0], '0', lease!.slice(0, -':lease'.length)] }]);
+    expect(r.sent.slice(2)).toEqual([{ script: 'RELEASE', keys: [lease, next, last], args: [r.sent[0]!.args[0], '0', lease!.slice(0, -':lease'.length)] }]);
     expect(server.requests).toHaveLength(0);
     expect(armed.filter((ms) => ms !== 999 && ms !== 30 && ms !== 20)).toEqual([]);
     await cluster.close();

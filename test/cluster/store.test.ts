@@ -117,14 +117,19 @@ describe('clusterStore()', () => {
 describe('withDeadline()', () => {
   it('rejects with a TimeoutError naming the deadline; settled either way, it leaves no timer', async () => {
     vi.useFakeTimers();
-    const never = withDeadline(new Promise(() => undefined), 20);
+    let signal: AbortSignal | undefined;
+    const never = withDeadline((expired) => ((signal = expired), new Promise(() => undefined)), 20);
     const caught = never.catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(20);
+    // One more turn for an answer that may be waiting unread: not expired yet.
+    expect(signal!.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     const error = (await caught) as DOMException;
     expect([error.name, error.message]).toEqual(['TimeoutError', 'Redis did not answer within 20 ms']);
+    // The work is told: what it has not sent yet, it never sends.
+    expect([signal!.aborted, signal!.reason]).toEqual([true, error]);
     expect(vi.getTimerCount()).toBe(0);
-    expect(await withDeadline(Promise.resolve(7), 20)).toBe(7);
+    expect(await withDeadline(() => Promise.resolve(7), 20)).toBe(7);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

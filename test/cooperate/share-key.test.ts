@@ -72,3 +72,25 @@ describe('what makes two polls one request', () => {
     expect(key({ method: 'POST', body: new Blob(['q=owls']) })).toBeUndefined();
   });
 });
+
+describe('headers that name a request or a program, never a user, do not split a share (issue 35)', () => {
+  it('two callers with their own trace ids, request ids and User-Agent share one loop, which sends its leader\'s', async () => {
+    server = await startServer((req, res) => sendJson(res, 200, { trace: req.headers.traceparent ?? null }));
+    const traced = (n: number): RequestInit => ({
+      headers: { traceparent: `00-${String(n).repeat(32).slice(0, 32)}-${String(n).repeat(16).slice(0, 16)}-01`, 'x-request-id': `req-${n}`, 'user-agent': `worker-${n}` },
+    });
+    const [a, b] = await Promise.all([sharedPoll(`${server.url}/job`, traced(1)), sharedPoll(`${server.url}/job`, traced(2))]);
+    expect(server.requests).toHaveLength(1);
+    expect(a).toEqual(b);
+    expect(server.requests[0]!.headers['x-request-id']).toBe('req-1');
+  });
+
+  it('every other header still splits: Authorization, Cookie, a header of your own', async () => {
+    const key = (headers: Record<string, string>): string | undefined => shareKey(requestFactory('http://127.0.0.1:9/jobs', { headers }));
+    expect(key({ traceparent: 'a', 'sentry-trace': 'x', baggage: 'k=v', 'x-amzn-trace-id': 'r', 'user-agent': 'A' })).toBe(key({ traceparent: 'b', 'user-agent': 'B' }));
+    expect(key({ authorization: 'Bearer a' })).not.toBe(key({ authorization: 'Bearer b' }));
+    expect(key({ cookie: 'id=a' })).not.toBe(key({ cookie: 'id=b' }));
+    expect(key({ 'x-proc': '1' })).not.toBe(key({ 'x-proc': '2' }));
+    expect(key({ 'x-tenant': 'a', traceparent: 'a' })).not.toBe(key({ 'x-tenant': 'b', traceparent: 'a' }));
+  });
+});

@@ -143,8 +143,39 @@ describe('share()', () => {
     await clock.advance(1000);
     await Promise.all([first, late]);
     expect(updates).toEqual([1, 2]);
-    expect(events.map((e) => e.type)).toEqual(['request', 'response']);
+    expect(events.map((e) => e.type)).toEqual(['share', 'request', 'response']);
+    expect(events[0]).toEqual({ type: 'share', role: 'follower' });
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('says each caller\'s role, and why a caller of a URL another loop polls could not join it', async () => {
+    server = await counting();
+    const clock = virtualClock();
+    const url = `${server.url}/job`;
+    const roles: Array<PollEvent[]> = [[], [], [], []];
+    const on = (i: number) => (e: PollEvent) => void (e.type === 'share' && roles[i]!.push(e));
+    const wrapped: typeof fetch = (input, init) => fetch(input, init);
+    const calls = [
+      poll<Tick>(url, { use: [share()], interval: 1000, env: clock.env(), isDone: (t) => t.n >= 4, onEvent: on(0) }),
+      poll<Tick>(url, { use: [share()], interval: 1000, env: clock.env(), isDone: (t) => t.n >= 4, onEvent: on(1) }),
+      // Its own fetch wrapper, no key: a loop of its own, and the event says why.
+      poll<Tick>(url, { use: [share()], interval: 1000, env: clock.env(), fetch: wrapped, isDone: (t) => t.n >= 4, onEvent: on(2) }),
+      // Another header: what is sent differs.
+      poll<Tick>(url, { use: [share()], interval: 1000, env: clock.env(), init: { headers: { 'x-user': 'b' } }, isDone: (t) => t.n >= 4, onEvent: on(3) }),
+    ];
+    expect(roles).toEqual([
+      [{ type: 'share', role: 'leader' }],
+      [{ type: 'share', role: 'follower' }],
+      [{ type: 'share', role: 'leader', apart: 'fetch' }],
+      [{ type: 'share', role: 'leader', apart: 'request' }],
+    ]);
+    await until(() => server!.requests.length === 3 && clock.pending() === 3);
+    await clock.advance(1000);
+    await Promise.all(calls);
+    // Once every loop of the URL has ended, a new one is alone again.
+    const events: PollEvent[] = [];
+    await poll<Tick>(url, { use: [share()], fetch: wrapped, isDone: () => true, onEvent: (e) => void (e.type === 'share' && events.push(e)) });
+    expect(events).toEqual([{ type: 'share', role: 'leader' }]);
   });
 
   it('a late caller whose isDone accepts the latest body resolves without a request', async () => {

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { paceByData, pauseWhenBlurred, share, shareTabs, type FocusSource, type PaceByDataOptions, type ShareOptions } from '../../src/cooperate/index.js';
-import { poll, type Environment, type OnlineSource, type PollEvent, type PollOptions } from '../../src/index.js';
+import { poll, type Environment, type OnlineSource, type PollEvent, type PollOptions, type WaitSource } from '../../src/index.js';
 import { type PollCall, type PollFeature } from '../../src/kit/index.js';
 
 describe('types of the cooperating pollers', () => {
@@ -30,9 +30,10 @@ describe('types of the cooperating pollers', () => {
     expectTypeOf<Extract<PollEvent, { type: 'cooldown' }>>().toEqualTypeOf<{ type: 'cooldown'; delay: number; at: number; origin: string }>();
     expectTypeOf<Extract<PollEvent, { type: 'wake' }>>().toEqualTypeOf<{ type: 'wake'; reason: 'visible' | 'online' | 'focus' | 'now' }>();
     expectTypeOf<Extract<PollEvent, { type: 'share' }>>().toEqualTypeOf<
-      { type: 'share'; role: 'leader' | 'follower' } | { type: 'share'; role: 'local'; reason: 'fetch' | 'parse' | 'use' | `init.${string}` }
+      | { type: 'share'; role: 'leader' | 'follower'; apart?: 'fetch' | 'parse' | 'use' | `init.${string}` | 'request' }
+      | { type: 'share'; role: 'local'; reason: 'fetch' | 'parse' | 'use' | `init.${string}` }
     >();
     expectTypeOf<Extract<PollEvent, { type: 'pause' }>['reason']>().toEqualTypeOf<'hidden' | 'offline' | 'blurred'>();
-    expectTypeOf<Extract<PollEvent, { type: 'wait' }>>().toEqualTypeOf<{ type: 'wait'; delay: number; at: number }>();
+    expectTypeOf<Extract<PollEvent, { type: 'wait' }>>().toEqualTypeOf<{ type: 'wait'; delay: number; at: number; source?: WaitSource }>();
   });
 });

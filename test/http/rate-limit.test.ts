@@ -89,7 +89,9 @@ describe('parseRateLimit: a draft-8+ list of quotas, the one that binds read', (
   it('serverWait waits for the binding quota, wherever it is listed', () => {
     expect(serverWait(200, h({ ratelimit: '"burst";r=4;t=1, "day";r=0;t=3600' }), NOW)).toBe(3_600_000);
     expect(serverWait(200, h({ ratelimit: '"day";r=0;t=3600, "burst";r=4;t=1' }), NOW)).toBe(3_600_000);
-    expect(serverWait(200, h({ ratelimit: '"burst";r=4;t=1, "day";r=7;t=3600' }), NOW)).toBeNull();
+    // Requests left in both: the slowest pace of the two, the day's 7 requests over 3600 s (3600 / 8), not the burst's 1 / 5.
+    expect(serverWait(200, h({ ratelimit: '"burst";r=4;t=1, "day";r=7;t=3600' }), NOW)).toBe(450_000);
+    expect(serverWait(200, h({ ratelimit: '"burst";r=0;t=1, "day";r=9;t=3600' }), NOW)).toBe(360_000);
     expect(serverWait(429, h({ ratelimit: '"burst";r=4;t=1, "day";r=7;t=3600' }), NOW)).toBe(1000);
   });
 });
@@ -101,9 +103,12 @@ describe('serverWait: what the server asked for, in one number', () => {
     expect(serverWait(429, h({ 'x-ratelimit-reset': '4' }), NOW)).toBe(4000);
   });
 
-  it('a reset counts on a 429, or when nothing is left; a 2xx with requests left is not asked to wait', () => {
+  it('a reset counts on a 429, or when nothing is left; a 2xx with requests left spreads them over the window', () => {
     expect(serverWait(200, h({ ratelimit: 'limit=10, remaining=0, reset=5' }), NOW)).toBe(5000);
-    expect(serverWait(200, h({ ratelimit: 'limit=10, remaining=3, reset=5' }), NOW)).toBeNull();
+    // 3 left in 5 s: one every 1.25 s spends the third as the window resets, never before it.
+    expect(serverWait(200, h({ ratelimit: 'limit=10, remaining=3, reset=5' }), NOW)).toBe(1250);
+    expect(serverWait(304, h({ 'x-ratelimit-remaining': '4', 'x-ratelimit-reset': '10' }), NOW)).toBe(2000);
+    expect(serverWait(503, h({ 'ratelimit-remaining': '3', 'ratelimit-reset': '5' }), NOW)).toBeNull();
     expect(serverWait(503, h({ 'ratelimit-reset': '5' }), NOW)).toBeNull();
     expect(serverWait(503, h({ 'retry-after': '5' }), NOW)).toBe(5000);
   });
@@ -115,9 +120,13 @@ describe('serverWait: what the server asked for, in one number', () => {
       serverWait(status, { get: (name) => (names.push(name), headers.get(name)) }, NOW);
       return names;
     };
-    expect(reads(304, {})).toEqual(['retry-after', 'ratelimit', 'ratelimit-remaining', 'x-ratelimit-remaining']);
-    expect(reads(200, { 'x-ratelimit-remaining': '0' })).toEqual(['retry-after', 'ratelimit', 'ratelimit-remaining', 'x-ratelimit-remaining', 'ratelimit-reset', 'x-ratelimit-reset']);
-    expect(reads(429, {})).toEqual(['retry-after', 'ratelimit', 'ratelimit-reset', 'x-ratelimit-reset']);
+    const waits = ['retry-after-ms', 'x-ms-retry-after-ms', 'retry-after'];
+    const remaining = ['ratelimit', 'ratelimit-remaining', 'x-ratelimit-remaining'];
+    const resets = ['ratelimit-reset', 'x-ratelimit-reset', 'x-ratelimit-retry-after'];
+    expect(reads(304, {})).toEqual([...waits, 'x-poll-interval', ...remaining]);
+    expect(reads(200, { 'x-ratelimit-remaining': '0' })).toEqual([...waits, 'x-poll-interval', ...remaining, ...resets]);
+    expect(reads(429, {})).toEqual([...waits, 'grpc-retry-pushback-ms', 'ratelimit', ...resets]);
+    expect(reads(503, {})).toEqual([...waits, 'grpc-retry-pushback-ms', ...remaining]);
   });
 });
 
@@ -139,7 +148,7 @@ describe('serverWait on a Headers: one look at the names first', () => {
   it('reads as before once any such name is there, whatever its case on the wire', () => {
     const retryAfter = new Counted({ 'Retry-After': '2' });
     expect(serverWait(304, retryAfter, NOW)).toBe(2000);
-    expect(retryAfter.names).toEqual(['retry-after', 'ratelimit', 'ratelimit-remaining', 'x-ratelimit-remaining']);
+    expect(retryAfter.names).toEqual(['retry-after-ms', 'x-ms-retry-after-ms', 'retry-after', 'x-poll-interval', 'ratelimit', 'ratelimit-remaining', 'x-ratelimit-remaining']);
     expect(serverWait(200, new Counted({ 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '4' }), NOW)).toBe(4000);
     expect(serverWait(200, new Counted({ RateLimit: 'limit=10, remaining=0, reset=5' }), NOW)).toBe(5000);
     expect(serverWait(429, new Counted({ 'RateLimit-Reset': '3' }), NOW)).toBe(3000);

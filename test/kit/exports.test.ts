@@ -33,21 +33,30 @@ describe('what each entry exports at run time', () => {
   it('pollite/kit: the shared loop, the share identity, time, the policy and HTTP', () => {
     expect(Object.keys(kit).sort()).toEqual([
       'MAX_BODY_BYTES',
+      'MAX_HINT_BYTES',
       'PACED_FROM',
       'RETRY_AFTER_SPREAD',
+      'UNCOMPARED_HEADERS',
+      'bodyWait',
       'createSharedLoops',
       'discardBody',
       'errorOutcome',
       'fitDeadline',
+      'freshFor',
       'isRetryableStatus',
       'nextSlowdown',
+      'parseGrpcPushback',
       'parseJson',
+      'parsePollInterval',
       'parseRateLimit',
       'parseRetryAfter',
+      'parseRetryAfterMs',
+      'readBodyWait',
       'readText',
       'realClock',
       'redactUrl',
       'retryDecision',
+      'serverSays',
       'serverWait',
       'sha256Hex',
       'shareIdentity',
@@ -63,6 +72,6 @@ describe('what each entry exports at run time', () => {
 
   it('no name is exported by both, and pollite/cooperate keeps only its features', () => {
     expect(Object.keys(root).filter((name) => name in kit)).toEqual([]);
-    expect(Object.keys(cooperate).sort()).toEqual(['clearCooldowns', 'paceByData', 'pauseWhenBlurred', 'share', 'shareTabs']);
+    expect(Object.keys(cooperate).sort()).toEqual(['clearCooldowns', 'paceByCacheControl', 'paceByData', 'pauseWhenBlurred', 'share', 'shareTabs']);
   });
 });

@@ -4,7 +4,8 @@ import { pollOperation } from '../../src/operation/index.js';
 import { retryPolicy } from '../../src/tanstack/index.js';
 import { REFUSED_URL } from '../helpers/server.js';
 
-// Issue 35: the CLI takes `-i 2s`, so `interval: '2s'` is the mistake a reader makes; the TypeError says the unit.
+// Issue 35: the CLI takes `-i 2s`, so `interval: '2s'` is the mistake a reader makes; the TypeError says the unit,
+// with the number the reader meant.
 const refusal = async (call: () => unknown): Promise<TypeError> => {
   const error = await Promise.resolve()
     .then(call)
@@ -20,11 +21,11 @@ describe('a duration given as a string is refused with its unit: milliseconds', 
   const fetch = vi.fn(async () => new Response('{}'));
 
   it.each([
-    [{ interval: '2s' }, "Expected `interval` to be a number of milliseconds (2000 for 2 s), got '2s'"],
+    [{ interval: '2s' }, "Expected `interval` to be a number of milliseconds (2000 for '2s'), got '2s'"],
     [{ interval: '2000' }, "Expected `interval` to be a number of milliseconds (2000 for 2 s), got '2000'"],
-    [{ maxRetryAfter: '5m' }, "Expected `maxRetryAfter` to be a number of milliseconds (2000 for 2 s), got '5m'"],
-    [{ timeout: '10m' }, "Expected `timeout` to be a number of milliseconds (2000 for 2 s), got '10m'"],
-    [{ requestTimeout: '30s' }, "Expected `requestTimeout` to be a number of milliseconds (2000 for 2 s), got '30s'"],
+    [{ maxRetryAfter: '5m' }, "Expected `maxRetryAfter` to be a number of milliseconds (300000 for '5m'), got '5m'"],
+    [{ timeout: '10m' }, "Expected `timeout` to be a number of milliseconds (600000 for '10m'), got '10m'"],
+    [{ requestTimeout: '30s' }, "Expected `requestTimeout` to be a number of milliseconds (30000 for '30s'), got '30s'"],
   ])('poll %o', async (options, message) => {
     const error = await refusal(() => poll(REFUSED_URL, { ...options, fetch } as never));
     expect(error.message).toBe(message);
@@ -34,16 +35,16 @@ describe('a duration given as a string is refused with its unit: milliseconds', 
   it('retry, fetchWithRetry, pollOperation and the TanStack policy say the same', async () => {
     const fn = vi.fn(async () => 'x');
     expect((await refusal(() => retry(fn, { attemptTimeout: '1s' } as never))).message).toBe(
-      "Expected `attemptTimeout` to be a number of milliseconds (2000 for 2 s), got '1s'",
+      "Expected `attemptTimeout` to be a number of milliseconds (1000 for '1s'), got '1s'",
     );
     expect((await refusal(() => fetchWithRetry(REFUSED_URL, { retry: { fetch, timeout: '1m' } as never }))).message).toBe(
-      "Expected `timeout` to be a number of milliseconds (2000 for 2 s), got '1m'",
+      "Expected `timeout` to be a number of milliseconds (60000 for '1m'), got '1m'",
     );
     expect((await refusal(() => pollOperation(REFUSED_URL, { operation: { fetch, timeout: '1h' } as never }))).message).toBe(
-      "Expected `timeout` to be a number of milliseconds (2000 for 2 s), got '1h'",
+      "Expected `timeout` to be a number of milliseconds (3600000 for '1h'), got '1h'",
     );
     expect((await refusal(() => retryPolicy({ maxRetryAfter: '30s' } as never))).message).toBe(
-      "Expected `maxRetryAfter` to be a number of milliseconds (2000 for 2 s), got '30s'",
+      "Expected `maxRetryAfter` to be a number of milliseconds (30000 for '30s'), got '30s'",
     );
     expect(fn).not.toHaveBeenCalled();
     expect(fetch).not.toHaveBeenCalled();

@@ -21,8 +21,8 @@ const status = (code: number, retryAfter: string | null = null) => ({
   status: code,
   headers: new Headers(retryAfter === null ? {} : { 'retry-after': retryAfter }),
 });
-/** A status answer whose server wait the loop read already (`asked`), over headers that say `retryAfter`. */
-const read = (code: number, asked: number | null, retryAfter: string | null = null): Failure => ({ ...status(code, retryAfter), asked });
+/** A status answer whose server wait the loop read already (`asked`, as `said`), over headers that say `retryAfter`. */
+const read = (code: number, asked: number | null, retryAfter: string | null = null): Failure => ({ ...status(code, retryAfter), said: asked === null ? null : { ms: asked, source: 'retry-after' } });
 const unreachable: Failure = { type: 'network', error: new TypeError('fetch failed'), unreachable: true };
 /** A backoff that records its calls and returns `ms`. */
 const recording = (ms = 100) => {
@@ -60,7 +60,7 @@ describe('retryDecision', () => {
 
   it('paces by Retry-After with a spread of up to 20% above, without counting it', () => {
     expect(retryDecision(status(503, '10'), 2, policy, 0, 0)).toEqual({
-      retry: true, delay: 10_000, failures: 2, reason: 'status', status: 503, retryAfter: 10_000, paced: true, backoff: 0,
+      retry: true, delay: 10_000, failures: 2, reason: 'status', status: 503, retryAfter: 10_000, source: 'retry-after', paced: true, backoff: 0,
     });
     expect(retryDecision(status(429, '10'), 0, policy, 0, 0.5)).toMatchObject({ delay: 11_000, failures: 0 });
     // The top of the spread: random just under 1 lands on 1.2 times the Retry-After, rounded up to whole ms.
@@ -114,7 +114,7 @@ describe('retryDecision', () => {
   it('paces from exactly a second: PACED_FROM is inclusive', () => {
     expect(PACED_FROM).toBe(1000);
     expect(retryDecision(read(503, 1000), 0, policy, 0, 0.9)).toEqual({
-      retry: true, delay: 1180, failures: 0, reason: 'status', status: 503, retryAfter: 1000, paced: true, backoff: 0,
+      retry: true, delay: 1180, failures: 0, reason: 'status', status: 503, retryAfter: 1000, source: 'retry-after', paced: true, backoff: 0,
     });
     expect(retryDecision(read(503, 999), 0, policy, 0, 0.9)).toEqual({
       retry: true, delay: 1180, failures: 1, reason: 'status', status: 503, retryAfter: null, paced: false, backoff: 100,

@@ -230,7 +230,7 @@ describe('poll against a real server', () => {
       { type: 'request', attempt: 1, conditional: false },
       { type: 'response', status: 429, ms: 0 },
       // Paced by the server: not a failure (failures 0, `paced`).
-      { type: 'retry', attempt: 1, failures: 0, delay: 1000, at: now + 1000, reason: 'status', status: 429, retryAfter: 1000, paced: true },
+      { type: 'retry', attempt: 1, failures: 0, delay: 1000, at: now + 1000, reason: 'status', status: 429, retryAfter: 1000, source: 'retry-after', paced: true },
       { type: 'request', attempt: 1, conditional: false },
       { type: 'response', status: 200, ms: 0 },
       // The 429 said this poller asks too often: the interval after it is stretched (500 ms × 2,
@@ -356,8 +356,11 @@ describe('poll: abort and deadlines', () => {
   it('a Retry-After past the deadline: TimeoutError at the deadline carrying the last failure, no wait timer of its own', async () => {
     server = await startServer(scripted([json(503, {}, { 'retry-after': '60' })]));
     const { clock, env, delays } = recordingEnv({ auto: false });
-    const error = poll(server.url, { timeout: 5000, env }).catch((e: unknown) => e);
-    await until(() => server!.requests.length === 1 && clock.pending('env') === 1, 'the wait for the deadline');
+    const events: PollEvent[] = [];
+    const error = poll(server.url, { timeout: 5000, env, onEvent: (e) => events.push(e) }).catch((e: unknown) => e);
+    // The 503's JSON body is read for a hint before the decision; no retry fits before the deadline: none is announced, the poll gives up.
+    await until(() => events.some((e) => e.type === 'give-up') && clock.pending('env') === 1, 'the wait for the deadline');
+    expect(events.filter((e) => e.type === 'retry' || e.type === 'give-up')).toEqual([{ type: 'give-up', attempt: 1, reason: 'deadline', status: 503 }]);
     await clock.advance(5000);
     const timedOut = (await error) as DOMException & { cause: unknown };
     expect(timedOut.name).toBe('TimeoutError');

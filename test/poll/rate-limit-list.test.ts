@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchWithRetry, poll } from '../../src/index.js';
+import { fetchWithRetry, poll, type PollEvent } from '../../src/index.js';
 import { recordingEnv } from '../helpers/env.js';
 import { json, scripted, startServer, type TestServer } from '../helpers/server.js';
 
@@ -32,11 +32,29 @@ describe('poll waits for the quota that binds', () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it('no quota spent: the interval, whatever the resets', async () => {
+  it('no quota spent: the slowest pace of the quotas, the burst\'s 4 left in 1 s (200 ms each), over the 100 ms interval', async () => {
     server = await startServer(scripted([json(200, { status: 'pending' }, { ratelimit: '"burst";r=4;t=1, "day";r=900;t=3' }), json(200, { status: 'done' })]));
     const { env, delays } = recordingEnv({ random: 0.5 });
     await poll<Job>(server.url, { isDone, interval: 100, env });
+    // 1000 / (4 + 1) × (1 + 0.2 × 0.5).
+    expect(delays).toEqual([220]);
+  });
+
+  it('plenty left in every quota: the interval, which already keeps within them', async () => {
+    server = await startServer(scripted([json(200, { status: 'pending' }, { ratelimit: '"burst";r=40;t=1, "day";r=900;t=3' }), json(200, { status: 'done' })]));
+    const { env, delays } = recordingEnv({ random: 0.5 });
+    await poll<Job>(server.url, { isDone, interval: 100, env });
     expect(delays).toEqual([100]);
+  });
+
+  it('a day\'s quota nearly spent slows a poller before its 429, though the burst binds no wait', async () => {
+    // The day has 2 left in 30 s: one every 10 s; the burst's 4 in 1 s would allow 200 ms.
+    server = await startServer(scripted([json(200, { status: 'pending' }, { ratelimit: '"burst";r=4;t=1, "day";r=2;t=30' }), json(200, { status: 'done' })]));
+    const { env, delays } = recordingEnv({ random: 0.5 });
+    const events: PollEvent[] = [];
+    await poll<Job>(server.url, { isDone, interval: 100, env, onEvent: (e) => events.push(e) });
+    expect(delays).toEqual([11_000]);
+    expect(events.find((e) => e.type === 'wait')).toMatchObject({ delay: 11_000, source: 'ratelimit' });
   });
 });
 

@@ -27,7 +27,7 @@ export type Fitted = { wait: number; last: boolean } | { wait: 'deadline' };
 /**
  * The deadline met, not guessed: a wait `delay` that ends by the deadline is
  * kept; one that would cross it is shortened so that one last try starts
- * `max(1, lastTry)` ms before the deadline (the caller passes the last try's duration, at most a tenth of the
+ * `max(1, lastTry)` ms before the deadline (the caller passes twice the last try's duration, at most a tenth of the
  * timeout, as the loop does), never below the server's `floor`;
  * after such a last try, or when even the floor leaves no room, nothing more
  * is sent and the call waits for the deadline (which rejects when due).

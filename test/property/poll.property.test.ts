@@ -189,7 +189,7 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
       expect(next, `a request after the end at request ${i}`).toBeUndefined();
       continue;
     }
-    const fit = fitWait(planned.delay, planned.floor, Math.min(knownAt - sent.at, (interruptions.timeout ?? 0) / 10), knownAt, deadline, lastMade);
+    const fit = fitWait(planned.delay, planned.floor, Math.min(2 * (knownAt - sent.at), (interruptions.timeout ?? 0) / 10), knownAt, deadline, lastMade);
     if (fit.wait !== 'deadline') lastMade ||= fit.last;
     const what = `wait after request ${i} (${JSON.stringify(sent.answer)}): ${next ? next.at - knownAt : 'none'} ms, planned ${planned.delay}, fitted ${fit.wait}`;
 
@@ -200,6 +200,9 @@ async function checkCase(script: Answer[], options: Options, interruptions: Inte
       const event = waitEvents[waitEvent++];
       expect(event, `${what}: its wait event`).toBeDefined();
       if (kept) expect(event, what).toEqual({ type: 'wait', delay: planned.delay, at: knownAt + planned.delay });
+    } else if (fit.wait === 'deadline') {
+      // No retry fits before the deadline: none is announced (the poll gives up, `deadline`).
+      expect(retryEvents[retryEvent], `${what}: a retry announced though none fitted before the deadline`).toBeUndefined();
     } else {
       const event = retryEvents[retryEvent++];
       expect(event, `${what}: its retry event`).toBeDefined();

@@ -122,16 +122,18 @@ function checkWaits(tried: Tried[], options: Options, settled: Settled<unknown>,
     const paced = t.asked !== null && t.asked >= 1000;
     const delay = paced ? spreadWait(t.asked!, options.random, cap) : Math.max(n * options.backoffStep, t.asked === null ? 0 : spreadWait(1000, options.random, cap));
     const floor = paced ? Math.min(delay, t.asked!, cap) : 0;
-    const fit = fitWait(delay, floor, Math.min(t.endedAt - t.at, (options.timeout ?? 0) / 10), t.endedAt, deadline, lastMade);
+    const fit = fitWait(delay, floor, Math.min(2 * (t.endedAt - t.at), (options.timeout ?? 0) / 10), t.endedAt, deadline, lastMade);
     if (fit.wait !== 'deadline') lastMade ||= fit.last;
     const what = `wait after attempt ${n} (asked ${t.asked}): ${next ? next.at - t.endedAt : 'none'} ms, planned ${delay}, fitted ${fit.wait}`;
-    const told = infos[info++];
-    expect(told, `${what}: onRetry`).toMatchObject({ attempt: n, paced });
-    if (fit.wait === delay) expect(told!.delay, `${what}: onRetry's delay`).toBe(delay);
     if (fit.wait === 'deadline') {
+      // No retry fits before the deadline: none is announced (the call gives up, `deadline`).
+      expect(infos[info], `${what}: a retry announced though none fitted before the deadline`).toBeUndefined();
       expect(next, `${what}: an attempt though no try fitted before the deadline`).toBeUndefined();
       continue;
     }
+    const told = infos[info++];
+    expect(told, `${what}: onRetry`).toMatchObject({ attempt: n, paced });
+    if (fit.wait === delay) expect(told!.delay, `${what}: onRetry's delay`).toBe(delay);
     if (!next) {
       // A try was due before the deadline: only the abort, or the deadline at the same instant, may have stopped it.
       if (!cutShort || settled.at > t.endedAt + fit.wait) expect.fail(`${what}: the try due at +${t.endedAt + fit.wait - T0} ms was never made`);

@@ -10,6 +10,7 @@ import {
   type RetryContext,
   type RetryInfo,
   type RetryOptions,
+  type WaitSource,
 } from '../../src/index.js';
 
 describe('public types of retry', () => {
@@ -17,7 +18,7 @@ describe('public types of retry', () => {
     expectTypeOf(retry(async () => 42)).toEqualTypeOf<Promise<number>>();
     expectTypeOf(retry<string>).parameter(0).parameter(0).toEqualTypeOf<RetryContext>();
     expectTypeOf<RetryContext>().toEqualTypeOf<{ attempt: number; signal: AbortSignal }>();
-    expectTypeOf<RetryInfo>().toEqualTypeOf<{ error: unknown; attempt: number; delay: number; paced: boolean }>();
+    expectTypeOf<RetryInfo>().toEqualTypeOf<{ error: unknown; attempt: number; delay: number; paced: boolean; source?: WaitSource }>();
   });
 
   it('fetchWithRetry takes fetch arguments plus retry, and resolves with a Response', () => {

@@ -49,6 +49,8 @@ export interface Worker {
   role(): 'leader' | 'follower' | 'local' | undefined;
   /** Aborts its poll (its process stays up). */
   stop(): void;
+  /** A budget worker's calls: resolves once it made `n` more (see WorkerJob.budget). */
+  calls(n: number): Promise<void>;
   /** Kills the process (SIGKILL: no goodbye). */
   kill(): Promise<void>;
   exited: Promise<number | null>;
@@ -81,6 +83,11 @@ export async function startWorker(name: string, job: WorkerJob): Promise<Worker>
     lag: () => reports.at(-1)?.lag ?? 0,
     role: () => events().reduce<'leader' | 'follower' | 'local' | undefined>((role, e) => (e.type === 'share' ? e.role : role), undefined),
     stop: () => void child.send({ type: 'stop' }),
+    calls: (n) => {
+      const done = reports.filter((r) => r.type === 'calls').length;
+      child.send({ type: 'calls', n });
+      return until(() => reports.filter((r) => r.type === 'calls').length > done, `${name}'s ${n} calls`, 30_000);
+    },
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;

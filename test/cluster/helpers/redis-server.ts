@@ -52,14 +52,15 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisServer> {
+/** Starts a redis-server; `args` go on its command line after pollite's own (`--cluster-enabled yes`...). */
+export async function startRedis(args: readonly string[] = []): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'pollite-redis-'));
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
     if (child && child.exitCode === null && child.signalCode === null) return;
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--enable-debug-command', 'yes', '--loglevel', 'warning'];
-    const started = spawn(toolPath('redis-server'), args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    const own = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--enable-debug-command', 'yes', '--loglevel', 'warning'];
+    const started = spawn(toolPath('redis-server'), [...own, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
     child = started;
     // Never left behind: a test process that dies takes its redis-server with it.
     const orphan = (): void => void started.kill('SIGKILL');
