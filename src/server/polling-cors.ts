@@ -6,11 +6,11 @@ export type WebHandler<TArgs extends unknown[] = []> = (
   ...args: TArgs
 ) => Response | Promise<Response>;
 
-/** Request headers a poller sends: conditional requests, retried writes, credentials, JSON bodies. */
-const ALLOW_HEADERS = 'If-None-Match, If-Modified-Since, Idempotency-Key, Authorization, Content-Type';
-/** Response headers a poller reads: validators, when to come back, rate limits (every dialect), where the result is. */
+/** Request headers a poller sends: conditional requests, retried writes, credentials, JSON bodies, a held status request (`Prefer: wait`). */
+const ALLOW_HEADERS = 'If-None-Match, If-Modified-Since, Idempotency-Key, Authorization, Content-Type, Prefer';
+/** Response headers a poller reads: validators, when to come back (every signal pollite obeys), rate limits (every dialect), where the result is, a held request. */
 const EXPOSE_HEADERS =
-  'ETag, Last-Modified, Retry-After, RateLimit, RateLimit-Policy, RateLimit-Reset, RateLimit-Remaining, Location, Operation-Location';
+  'ETag, Last-Modified, Retry-After, Retry-After-Ms, X-Ms-Retry-After-Ms, X-Poll-Interval, RateLimit, RateLimit-Policy, RateLimit-Reset, RateLimit-Remaining, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Retry-After, Grpc-Retry-Pushback-Ms, Location, Operation-Location, Preference-Applied';
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

@@ -108,7 +108,7 @@ describe.skipIf(!run)('a Redis Cluster of three masters', { timeout: 30_000 }, (
 
   it('three processes, one per cluster client: one leads, the others send nothing and get every body', async () => {
     server = await counting();
-    const base = { redisUrl: urls(), prefix: `rc${prefix}:`, url: `${server.url}/jobs/1`, interval: 250, lease: 1200, deadline: 400, use: ['share' as const] };
+    const base = { redisUrl: urls(), prefix: `rc${prefix}:`, url: `${server.url}/jobs/1`, interval: 250, lease: 3000, deadline: 1000, use: ['share' as const] };
     const workers = await Promise.all([
       startWorker('v5', { ...base, client: 'node-redis-cluster' }),
       startWorker('v4', { ...base, client: 'node-redis-v4-cluster' }),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ClusterRedis, ClusterStatus } from '../../src/cluster/index.js';
 import { withDeadline } from '../../src/cluster/deadline.js';
+import * as scripts from '../../src/cluster/scripts.js';
 import { ACQUIRE } from '../../src/cluster/scripts.js';
 import { clusterStore, FAULT } from '../../src/cluster/store.js';
 
@@ -111,6 +112,69 @@ describe('clusterStore()', () => {
     r.watch(true);
     expect(await store.run({ source: 'return 1' }, [], [])).toBe(FAULT);
     expect(r.sent).toEqual([]);
+  });
+});
+
+describe('clusterStore(): a Redis that refuses writes (maxmemory with noeviction, a replica, a failed save)', () => {
+  /** A store whose next reply is `next` (an Error: a failure), and what onStatus heard. */
+  function refusing() {
+    let next: unknown = 'OK';
+    const r = scripted(async () => {
+      if (next instanceof Error) throw next;
+      return next;
+    });
+    const heard: string[] = [];
+    const store = clusterStore(r.redis, { deadline: 1000, recheck: 0, onStatus: (s) => heard.push(s.type) });
+    return { store, heard, answer: (reply: unknown) => void (next = reply) };
+  }
+
+  it.each(['OOM command not allowed when used memory > maxmemory', 'ReplyError: OOM command not allowed', 'READONLY You can\'t write against a read only replica.', 'MISCONF Redis is configured to save RDB snapshots', 'NOREPLICAS Not enough good replicas to write.'])(
+    "after '%s', a read that succeeds brings nothing back; a write does, once",
+    async (message) => {
+      const { store, heard, answer } = refusing();
+      answer(new Error(message));
+      expect(await store.run(scripts.COOL, ['k'], [1, 'id'])).toBe(FAULT);
+      answer(['-2', '', '-2', '']);
+      expect(await store.run(scripts.COOLDOWNS, ['a', 'b'], [])).toEqual(['-2', '', '-2', '']);
+      expect([heard, store.connected]).toEqual([['local'], false]);
+      answer(1);
+      expect(await store.run(scripts.COOL, ['k'], [1, 'id'])).toBe(1);
+      expect([heard, store.connected]).toEqual([['local', 'connected'], true]);
+    },
+  );
+
+  it('any other failure: the first success of any script brings `connected` back', async () => {
+    const { store, heard, answer } = refusing();
+    answer(new Error('ERR something else (not OOM)'));
+    expect(await store.run(scripts.COOL, ['k'], [1, 'id'])).toBe(FAULT);
+    answer(['0', '', '0', '0']);
+    await store.run(scripts.LATEST, ['k'], []);
+    expect(heard).toEqual(['local', 'connected']);
+  });
+
+  it.each([
+    ['ACQUIRE', [1, -2, '0', 900, '0', '1'], true],
+    ['ACQUIRE', [0, -2, '0', 900, '0', '1'], false],
+    ['ACQUIRE', 'not a list', false],
+    ['PUBLISH', '1700000000000001', true],
+    ['PUBLISH', 0, false],
+    ['WAITING', 1, true],
+    ['WAITING', 2, false],
+    ['WAITING', 0, false],
+    ['COOL', 1, true],
+    ['COOL', 0, false],
+    ['RELEASE', 1, false],
+    ['LATEST', ['1', '{}', '0', '2'], false],
+    ['COOLDOWNS', ['-2', '', '-2', ''], false],
+    ['WITHDRAW', [5, 1], true],
+    ['REFUND', [5, 1], true],
+  ] as const)('which replies show a write: %s answering %j, %s', async (name, reply, writes) => {
+    const { store, heard, answer } = refusing();
+    answer(new Error('OOM command not allowed'));
+    await store.run(scripts.COOL, ['k'], [1, 'id']);
+    answer(reply);
+    await store.run(scripts[name], ['k'], []);
+    expect(heard).toEqual(writes ? ['local', 'connected'] : ['local']);
   });
 });
 

@@ -28,7 +28,7 @@ describe.skipIf(!run)('the subscriber connection, in real processes', { timeout:
   it('two processes with enableOfflineQueue: false (ioredis) and disableOfflineQueue (node-redis): the follower gets every body', async () => {
     let n = 0;
     server = await startServer((_req, res) => sendJson(res, 200, { n: ++n }));
-    const base = { redisUrl: redis.url, prefix, url: `${server.url}/jobs/1`, interval: 250, lease: 1200, deadline: 400, use: ['share' as const], clientSettings: { offlineQueue: false } };
+    const base = { redisUrl: redis.url, prefix, url: `${server.url}/jobs/1`, interval: 250, lease: 3000, deadline: 1000, use: ['share' as const], clientSettings: { offlineQueue: false } };
     // The ioredis process joins second, so that it follows.
     const leader = await startWorker('nr', { ...base, client: 'node-redis' });
     await until(() => leader.role() === 'leader', 'the first process leading');

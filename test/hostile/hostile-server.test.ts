@@ -174,7 +174,9 @@ describe('poll against a hostile server', () => {
     // Only the deadline's own timer was ever armed: the server's floor (250 s) crosses the deadline, so no wait
     // was started, and the call ended when that timer fired: at the deadline, never before.
     expect(outcome.delays).toEqual([1000]);
-    expect(outcome.events.find((e) => e.type === 'retry')).toMatchObject({ retryAfter: 300_000, paced: true });
+    // No retry fits before the deadline: none is announced; the poll gives up on the 503 for the deadline.
+    expect(outcome.events.find((e) => e.type === 'retry')).toBeUndefined();
+    expect(outcome.events.find((e) => e.type === 'give-up')).toEqual({ type: 'give-up', attempt: 1, reason: 'deadline', status: 503 });
     expect(server.requests).toHaveLength(1);
     expectNothingLeft(outcome);
   });

@@ -132,7 +132,7 @@ describe('Fastify 5: Azure-style Operation-Location, status and resourceLocation
     const error = await pollOperation(`${onFastify.url}/v1/jobs`, { ...json({ ms: 200, outcome: 'failed' }), operation: { interval: 100 } }).catch((e: unknown) => e);
     expect(isOperationFailedError(error)).toBe(true);
     expect(error).toMatchObject({ status: 'failed', operation: { status: 'Failed', error: { code: 'DiskFull' } } });
-    expect((error as Error).message).toMatch(/failed: the disk is full$/);
+    expect((error as Error).message).toMatch(/failed: DiskFull: the disk is full$/);
   });
 
   it("Google's operation, found by operationUrl: done: true resolves with its response", async () => {

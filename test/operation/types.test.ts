@@ -1,5 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { isOperationFailedError, pollOperation, type OperationAnswer, type OperationFailedError, type OperationOptions, type PollOperationInit } from '../../src/operation/index.js';
+import type { PollEvent } from '../../src/index.js';
+import type { PollFeature } from '../../src/kit/index.js';
+import { isOperationFailedError, pollOperation, preferWait, type OperationAnswer, type OperationFailedError, type OperationOptions, type PollOperationInit } from '../../src/operation/index.js';
 
 describe('the types of pollOperation', () => {
   it('resolves with TResult; isDone, isFailed and onUpdate see TStatus', () => {
@@ -21,6 +23,12 @@ describe('the types of pollOperation', () => {
       });
     expectTypeOf(done).returns.toEqualTypeOf<Promise<{ url: string }>>();
     expectTypeOf<PollOperationInit['operation']>().toEqualTypeOf<OperationOptions | undefined>();
+  });
+
+  it('preferWait: ms on the options, a feature for poll; request events may say held', () => {
+    expectTypeOf<OperationOptions['preferWait']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf(preferWait).toEqualTypeOf<(ms: number) => PollFeature>();
+    expectTypeOf<Extract<PollEvent, { type: 'request' }>['held']>().toEqualTypeOf<number | undefined>();
   });
 
   it('isOperationFailedError narrows to the error with its state and final body', () => {

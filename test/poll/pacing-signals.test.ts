@@ -88,6 +88,16 @@ describe('retry-after-ms and x-ms-retry-after-ms: Retry-After to the millisecond
     expect(retries(events)[0]).toMatchObject({ source: 'retry-after-ms', paced: true });
   });
 
+  it('under a second (retry-after-ms: 20) it is a counted failure that still waits at least a second, not a hot loop', async () => {
+    server = await startServer(scripted([json(429, {}, { 'retry-after-ms': '20' }), json(200, done)]));
+    const { env, delays } = recordingEnv({ random: 0.5 });
+    const events: PollEvent[] = [];
+    await poll<Job>(server.url, { isDone, interval: 100, backoff: () => 0, env, onEvent: (e) => events.push(e) });
+    // 1000 ms × 1.1, over the 100 ms interval + a backoff of 0.
+    expect(delays).toEqual([1100]);
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({ failures: 1, retryAfter: null, delay: 1100 });
+  });
+
   it('a malformed one leaves Retry-After to speak', async () => {
     server = await startServer(scripted([json(503, {}, { 'retry-after-ms': '-5', 'retry-after': '3' }), json(200, done)]));
     const { delays, events } = await run();

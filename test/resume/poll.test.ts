@@ -218,3 +218,31 @@ describe('data: true with a body JSON cannot keep', () => {
     expect(state.notBefore).toBeDefined();
   });
 });
+
+describe('pollite/observe (and the framework adapters built on it): the checkpoint in `use`', () => {
+  it('a state stopped (a component unmounted, a page reloaded) keeps its checkpoint; the next one shows the kept body at once and continues', async () => {
+    const { createPollState } = await import('../../src/observe/index.js');
+    server = await routes({
+      'GET /job': [json(200, { n: 1 }, { etag: '"a"' }), (res, seen) => (seen.headers['if-none-match'] === '"a"' ? empty(304)(res, seen) : json(200, { n: 9 })(res, seen)), json(200, { n: 2, done: true })],
+    });
+    const store = memoryStore();
+    const options = () => ({ env: recordingEnv({ auto: false }).env, cooldown: false, isDone: (j: Job) => j.done === true, use: [checkpoint({ store, key: 'job', data: true })] });
+    const first = createPollState<Job>(`${server.url}/job`, options());
+    first.start();
+    while (first.getSnapshot().data === undefined || !store.entries.has('job') || saved(store).notBefore === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    first.stop();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(saved(store).data).toEqual({ n: 1 });
+
+    const second = createPollState<Job>(`${server.url}/job`, { ...options(), env: recordingEnv().env });
+    const seenData: unknown[] = [];
+    second.subscribe(() => seenData.push(second.getSnapshot().data));
+    second.start();
+    while (second.getSnapshot().status !== 'done') await new Promise((resolve) => setTimeout(resolve, 5));
+    // The first body the UI shows is the kept one, before any request of this run is answered.
+    expect(seenData.find((d) => d !== undefined)).toEqual({ n: 1 });
+    expect(second.getSnapshot().data).toEqual({ n: 2, done: true });
+    expect(server.requests.map((r) => r.headers['if-none-match'] ?? null)).toEqual([null, '"a"', '"a"']);
+    expect(store.entries.size).toBe(0);
+  });
+});

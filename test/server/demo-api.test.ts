@@ -63,7 +63,7 @@ describe('the demo job API on pollite/server', () => {
     const response = await api.handle(get(`/jobs/${job.id}`, { origin: APP }));
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-expose-headers')).toBe(
-      'ETag, Last-Modified, Retry-After, RateLimit, RateLimit-Policy, RateLimit-Reset, RateLimit-Remaining, Location, Operation-Location',
+      'ETag, Last-Modified, Retry-After, Retry-After-Ms, X-Ms-Retry-After-Ms, X-Poll-Interval, RateLimit, RateLimit-Policy, RateLimit-Reset, RateLimit-Remaining, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Retry-After, Grpc-Retry-Pushback-Ms, Location, Operation-Location, Preference-Applied',
     );
     const preflight = await api.handle(
       new Request(`http://demo.test/jobs`, {
@@ -73,7 +73,7 @@ describe('the demo job API on pollite/server', () => {
     );
     expect(preflight.status).toBe(204);
     // The demo's own allowHeaders: ['Content-Type'] is among the defaults already, so listed once.
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('If-None-Match, If-Modified-Since, Idempotency-Key, Authorization, Content-Type');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('If-None-Match, If-Modified-Since, Idempotency-Key, Authorization, Content-Type, Prefer');
     const plain = await api.handle(new Request('http://demo.test/jobs', { method: 'OPTIONS' }));
     expect([plain.status, plain.headers.get('allow')]).toEqual([204, 'GET, HEAD, POST, OPTIONS']);
   });

@@ -5,8 +5,8 @@ import { thrown } from './thrown.js';
 
 const APP = 'http://app.test:5173';
 /** What pollingCors allows and exposes by default: what a poller sends and reads. */
-const ALLOW = 'If-None-Match, If-Modified-Since, Idempotency-Key, Authorization, Content-Type';
-const EXPOSE = 'ETag, Last-Modified, Retry-After, RateLimit, RateLimit-Policy, RateLimit-Reset, RateLimit-Remaining, Location, Operation-Location';
+const ALLOW = 'If-None-Match, If-Modified-Since, Idempotency-Key, Authorization, Content-Type, Prefer';
+const EXPOSE = 'ETag, Last-Modified, Retry-After, Retry-After-Ms, X-Ms-Retry-After-Ms, X-Poll-Interval, RateLimit, RateLimit-Policy, RateLimit-Reset, RateLimit-Remaining, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Retry-After, Grpc-Retry-Pushback-Ms, Location, Operation-Location, Preference-Applied';
 const job = (request: Request): Promise<Response> => jsonWithETag(request, { id: '1', status: 'running' });
 
 const preflight = (origin: string, headers: Record<string, string> = {}): Request =>
@@ -20,7 +20,7 @@ describe('pollingCors', () => {
     const handle = pollingCors({ origin: '*' })(() => new Response('{}', { headers: { 'access-control-expose-headers': 'X-Total, etag,location' } }));
     const response = await handle(new Request('http://api.test/jobs', { headers: { origin: APP } }));
     expect(response.headers.get('access-control-expose-headers')).toBe(
-      'X-Total, etag, location, Last-Modified, Retry-After, RateLimit, RateLimit-Policy, RateLimit-Reset, RateLimit-Remaining, Operation-Location',
+      'X-Total, etag, location, Last-Modified, Retry-After, Retry-After-Ms, X-Ms-Retry-After-Ms, X-Poll-Interval, RateLimit, RateLimit-Policy, RateLimit-Reset, RateLimit-Remaining, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Retry-After, Grpc-Retry-Pushback-Ms, Operation-Location, Preference-Applied',
     );
   });
 
