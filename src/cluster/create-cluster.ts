@@ -9,6 +9,7 @@ import { randomId } from './keys.js';
 import { redisAdapter } from './redis-adapter.js';
 import { shareFeature, type ShareContext } from './cluster-share.js';
 import { clusterStore } from './store.js';
+import { clusterCheckpoints, type ClusterCheckpointOptions, type ClusterCheckpointStore } from './checkpoint-store.js';
 
 /** pollite's cluster tier: made by {@link createCluster}, one per process and Redis. */
 export interface Cluster {
@@ -53,6 +54,18 @@ export interface Cluster {
    * announces those its answers ask for. Make one per call.
    */
   fetch(options?: ClusterFetchOptions): typeof fetch;
+  /**
+   * A checkpoint store in this Redis for `checkpoint()` of `pollite/resume`:
+   * a call a worker was running when it died is taken over by another
+   * (`orphans()`, `claim()`), the server's pending wait kept. Unlike the
+   * rest of the cluster it does not degrade: a write Redis fails rejects
+   * the call. See docs/resume.md.
+   *
+   * @example
+   * const store = cluster.checkpoints();
+   * await pollOperation(start, { method: 'POST', body, operation: { idempotencyKey: true, resume: checkpoint({ store, key: `report:${month}` }) } });
+   */
+  checkpoints(options?: ClusterCheckpointOptions): ClusterCheckpointStore;
   /** Whether Redis answered the last operation: false while each process works alone. */
   readonly connected: boolean;
   /** Closes the connection pollite opened (the subscriber); your client stays open. Polls still running go on alone. */
@@ -102,6 +115,7 @@ export function createCluster(options: ClusterOptions): Cluster {
     cooldown: () => cooldownFeature(board),
     budget: (budgetOptions) => clusterBudget(store, prefix, id, budgetOptions),
     fetch: (fetchOptions) => cooldownFetch(board, fetchOptions),
+    checkpoints: (checkpointOptions) => clusterCheckpoints(redis, prefix, checkpointOptions),
     get connected() {
       return store.connected;
     },

@@ -28,10 +28,12 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
  * unencoded body whose Content-Length is already past the limit), which would read the same stream unbounded (in
  * Node 20 it is slower than this for a body in one chunk, the usual poll's).
  */
-export async function readText(response: Response, limit = MAX_BODY_BYTES): Promise<string> {
+export async function readText(response: Response, limit = MAX_BODY_BYTES, signal?: AbortSignal): Promise<string> {
   const { body } = response;
   if (!body) return '';
   const reader = body.getReader();
+  // Stopped early (`signal`): the read is cancelled, and what came so far is the text.
+  const stop = (): void => void reader.cancel().catch(() => undefined);
   const tooLarge = (): never => {
     reader.cancel().catch(() => undefined);
     throw new RangeError(`The body is larger than ${limit} bytes`);
@@ -46,12 +48,17 @@ export async function readText(response: Response, limit = MAX_BODY_BYTES): Prom
   let text = '';
   let size = 0;
   let held: Uint8Array | undefined;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode(held);
-    if ((size += value.byteLength) > limit) tooLarge();
-    if (held) text += decoder.decode(held, { stream: true });
-    held = value;
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode(held);
+      if ((size += value.byteLength) > limit) tooLarge();
+      if (held) text += decoder.decode(held, { stream: true });
+      held = value;
+    }
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
 }
 

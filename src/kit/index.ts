@@ -39,7 +39,7 @@ export type { ServerSaid, WaitSource } from '../http/server-wait.js';
 export { parseRetryAfterMs } from '../http/retry-after-ms.js';
 export { parsePollInterval } from '../http/poll-interval.js';
 export { parseGrpcPushback } from '../http/grpc-pushback.js';
-export { bodyWait, readBodyWait, MAX_HINT_BYTES } from '../http/body-wait.js';
+export { bodyWait, readBodyWait, MAX_HINT_BYTES, MAX_HINT_MS } from '../http/body-wait.js';
 export { freshFor } from '../http/cache-control.js';
 export { parseRetryAfter } from '../http/parse-retry-after.js';
 export type { ParseRetryAfterOptions, HeaderReader } from '../http/parse-retry-after.js';

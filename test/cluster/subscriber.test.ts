@@ -140,6 +140,8 @@ describe.skipIf(!run)('the subscriber connection', { timeout: 30_000 }, () => {
     await redis.start();
     await until(() => roles.some((r) => r.at(-1) === 'follower') && roles.some((r) => r.at(-1) === 'leader'), 'one leader, one follower', 8000);
     const follower = roles.findIndex((r) => r.at(-1) === 'follower');
+    // Its subscription is made once the connection is ready again: count from a moment after the election.
+    await delay(1000);
     const from = seen[follower]!.length;
     await until(() => seen[follower]!.length >= from + 8, 'eight bodies', 8000);
     stop.abort();

@@ -34,6 +34,7 @@ describe('what each entry exports at run time', () => {
     expect(Object.keys(kit).sort()).toEqual([
       'MAX_BODY_BYTES',
       'MAX_HINT_BYTES',
+      'MAX_HINT_MS',
       'PACED_FROM',
       'RETRY_AFTER_SPREAD',
       'UNCOMPARED_HEADERS',
