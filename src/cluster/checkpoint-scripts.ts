@@ -3,9 +3,12 @@
 // process's. A checkpoint is a hash, KEYS[1]: `v` its JSON, `k` its key, `h` the token of the store
 // that holds its lease, `u` when that lease ends (Redis ms). KEYS[2], a sorted set of the store's
 // name, scores each key by when its lease ends: the orphans are those whose score has passed.
-import type { LuaScript } from './scripts.js';
+/** A script of the checkpoint store: sent whole with EVAL (Redis caches it by its SHA-1), a few times a minute per call. */
+export interface CheckpointScript {
+  source: string;
+}
 
-const lua = (source: string): LuaScript => ({ source: source.trim() });
+const lua = (source: string): CheckpointScript => ({ source: source.trim() });
 
 /** Redis's time, ms. */
 const NOW = `local t = redis.call('TIME')

@@ -1,12 +1,11 @@
 import { sha256Hex } from '../kit/index.js';
 import type { CheckpointStore } from '../resume/index.js';
 import { CheckpointLeaseError } from './checkpoint-lease-error.js';
-import { CLAIM, DROP, OPEN, ORPHANS, RELEASE, RENEW, SAVE } from './checkpoint-scripts.js';
+import { CLAIM, DROP, OPEN, ORPHANS, RELEASE, RENEW, SAVE, type CheckpointScript } from './checkpoint-scripts.js';
 import { checkObject, positive, refuse } from './cluster-options.js';
 import type { ClusterRedis } from './cluster-redis.js';
 import { withDeadline } from './deadline.js';
 import { randomId } from './keys.js';
-import type { LuaScript } from './scripts.js';
 
 /** Options of {@link Cluster.checkpoints}. Give every worker that may resume a call the same ones. */
 export interface ClusterCheckpointOptions {
@@ -120,7 +119,7 @@ export function clusterCheckpoints(redis: ClusterRedis, prefix: string, options:
   const holding = new Set<string>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
 
-  const run = async (script: LuaScript, key: string | undefined, args: ReadonlyArray<string | number>): Promise<unknown> => {
+  const run = async (script: CheckpointScript, key: string | undefined, args: ReadonlyArray<string | number>): Promise<unknown> => {
     const { index, checkpoint } = await checkpointKeys(prefix, name, key);
     const keys = key === undefined ? [index] : [checkpoint, index];
     return withDeadline((expired) => redis.send(['EVAL', script.source, String(keys.length), ...keys, ...args.map(String)], expired), timeout);
@@ -165,7 +164,12 @@ export function clusterCheckpoints(redis: ClusterRedis, prefix: string, options:
           renew(key);
           return text;
         }
-        if (code === 0) return undefined;
+        if (code === 0) {
+          // None: a new call, which no lease this store once held (and lost) may refuse.
+          holding.delete(key);
+          stop(key);
+          return undefined;
+        }
         // Held: a worker that died leaves its lease to run out; one that renews it is alive.
         if (tries > 0) throw held(key, text);
         await wait(Math.min(Number(text), lease) + 20);

@@ -145,6 +145,33 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('cluster.check
   });
 });
 
+describe.skipIf(!run)('cluster.checkpoints(): Redis lost in the middle of a call', () => {
+  it('the writes after the start fail: the call rejects with the client’s error before its next request (one POST, no poll)', async () => {
+    const server = await startServer((_req, res) => sendJson(res, 202, { status: 'Running' }, { 'operation-location': '/ops/1', 'retry-after': '1' }));
+    try {
+      const { cluster: c } = await cluster();
+      const store = c.checkpoints({ timeout: 500 });
+      const call = settle(
+        pollOperation(`${server.url}/start`, {
+          method: 'POST',
+          operation: { idempotencyKey: true, resume: checkpoint({ store, key: 'mid' }) },
+        }),
+      );
+      // Redis goes once the start has arrived: the monitor and the wait the answer asked for cannot be saved.
+      while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await redis().kill();
+      const error = await call;
+      expect(error).toBeInstanceOf(Error);
+      expect(isCheckpointLeaseError(error)).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /start']);
+    } finally {
+      await redis().start();
+      await server.close();
+    }
+  });
+});
+
 describe('cluster.checkpoints(): options', () => {
   const adapter = { send: () => Promise.reject(new Error('Redis is not connected')), subscribe: async () => undefined, unsubscribe: async () => undefined, close: async () => undefined };
   const thrown = (make: () => unknown): string => {

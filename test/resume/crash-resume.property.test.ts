@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { pollOperation } from '../../src/operation/index.js';
 import { checkpoint, isCheckpointRefusedError, memoryStore, type CheckpointStore } from '../../src/resume/index.js';
 import { VirtualClock } from '../../src/testing/index.js';
+import { slowRuns } from '../property/runs.js';
 
 type Answer = { kind: 'accepted' | 'running' | 'unavailable'; wait: number } | { kind: 'error' | 'drop' | 'done' };
 
@@ -145,7 +146,7 @@ describe('crash and resume, property', () => {
           if (outcome === 'refused') expect(keyed).toBe(false);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: slowRuns(200) },
     );
   }, 120_000);
 });

@@ -40,7 +40,7 @@ describe('the deadline after a failure: one give-up, never a retry announced tha
   it('poll: the same, as events', async () => {
     server = await failsThenHangs();
     const events: PollEvent[] = [];
-    const error = await poll(server.url, { isDone: () => true, timeout: 1500, backoff: () => 0, onEvent: (e) => events.push(e) }).catch((e: unknown) => e);
+    const error = await poll(server.url, { isDone: () => true, timeout: 1500, interval: 10, backoff: () => 0, onEvent: (e) => events.push(e) }).catch((e: unknown) => e);
     expect((error as Error).name).toBe('TimeoutError');
     expect(server.requests).toHaveLength(2);
     expect(events.filter((e) => e.type === 'give-up')).toEqual([{ type: 'give-up', attempt: 1, reason: 'deadline', status: 503 }]);
