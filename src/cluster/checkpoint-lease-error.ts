@@ -8,7 +8,7 @@ export type CheckpointLeaseReason =
   | 'lost';
 
 /**
- * A checkpoint of a Redis store (`cluster.checkpoints()`) that this worker
+ * A checkpoint of a Redis store (`clusterCheckpoints()`) that this worker
  * may not open or write, because another worker runs its call: the call
  * rejects with it, before sending anything more. `reason` says why.
  */

@@ -3,11 +3,12 @@ import type { CheckpointStore } from '../resume/index.js';
 import { CheckpointLeaseError } from './checkpoint-lease-error.js';
 import { CLAIM, DROP, OPEN, ORPHANS, RELEASE, RENEW, SAVE, type CheckpointScript } from './checkpoint-scripts.js';
 import { checkObject, positive, refuse } from './cluster-options.js';
-import type { ClusterRedis } from './cluster-redis.js';
+import { clusterInternals } from './cluster-internals.js';
+import type { Cluster } from './create-cluster.js';
 import { withDeadline } from './deadline.js';
 import { randomId } from './keys.js';
 
-/** Options of {@link Cluster.checkpoints}. Give every worker that may resume a call the same ones. */
+/** Options of {@link clusterCheckpoints}. Give every worker that may resume a call the same ones. */
 export interface ClusterCheckpointOptions {
   /**
    * Names the store: its checkpoints and the list `orphans()` reads, all in
@@ -43,7 +44,7 @@ export interface ClusterCheckpointOptions {
 
 /**
  * A {@link CheckpointStore} in Redis for a fleet of workers, made by
- * `cluster.checkpoints()`: the store of `checkpoint()`, whose checkpoints
+ * {@link clusterCheckpoints}: the store of `checkpoint()`, whose checkpoints
  * one worker at a time holds, through a lease. A worker that dies leaves
  * its checkpoints as orphans that another claims and resumes.
  */
@@ -102,12 +103,20 @@ const pair = (reply: unknown): [number, string] => {
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The Redis checkpoint store of a cluster (see {@link ClusterCheckpointStore}):
- * each worker's store has a token of its own, and holds the lease of each
- * checkpoint it opened, wrote or claimed, renewing it on a timer (one that
- * keeps no process alive) until the call deletes it or it is released.
+ * A checkpoint store in the cluster's Redis for `checkpoint()` of
+ * `pollite/resume`: a call a worker was running when it died is taken over
+ * by another (`orphans()`, `claim()`), the server's pending wait kept.
+ * Unlike the rest of the cluster it does not degrade: a write Redis fails
+ * rejects the call. See docs/resume.md.
+ *
+ * @example
+ * const store = clusterCheckpoints(cluster, { name: 'reports' });
+ * await pollOperation(start, { method: 'POST', body, operation: { idempotencyKey: true, resume: checkpoint({ store, key: `report:${month}` }) } });
  */
-export function clusterCheckpoints(redis: ClusterRedis, prefix: string, options: ClusterCheckpointOptions = {}): ClusterCheckpointStore {
+export function clusterCheckpoints(cluster: Cluster, options: ClusterCheckpointOptions = {}): ClusterCheckpointStore {
+  // Each worker's store has a token of its own, and holds the lease of each checkpoint it opened, wrote or
+  // claimed, renewing it on a timer (one that keeps no process alive) until the call deletes it or it is released.
+  const { redis, prefix } = clusterInternals.get(cluster) ?? refuse('cluster', 'a cluster made by createCluster()');
   checkObject(options, OPTION_NAMES);
   const { name = CHECKPOINT_DEFAULTS.name } = options;
   if (typeof name !== 'string' || name === '') refuse('name', 'a non-empty string');

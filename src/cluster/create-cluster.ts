@@ -9,7 +9,7 @@ import { randomId } from './keys.js';
 import { redisAdapter } from './redis-adapter.js';
 import { shareFeature, type ShareContext } from './cluster-share.js';
 import { clusterStore } from './store.js';
-import { clusterCheckpoints, type ClusterCheckpointOptions, type ClusterCheckpointStore } from './checkpoint-store.js';
+import { clusterInternals } from './cluster-internals.js';
 
 /** pollite's cluster tier: made by {@link createCluster}, one per process and Redis. */
 export interface Cluster {
@@ -54,18 +54,6 @@ export interface Cluster {
    * announces those its answers ask for. Make one per call.
    */
   fetch(options?: ClusterFetchOptions): typeof fetch;
-  /**
-   * A checkpoint store in this Redis for `checkpoint()` of `pollite/resume`:
-   * a call a worker was running when it died is taken over by another
-   * (`orphans()`, `claim()`), the server's pending wait kept. Unlike the
-   * rest of the cluster it does not degrade: a write Redis fails rejects
-   * the call. See docs/resume.md.
-   *
-   * @example
-   * const store = cluster.checkpoints();
-   * await pollOperation(start, { method: 'POST', body, operation: { idempotencyKey: true, resume: checkpoint({ store, key: `report:${month}` }) } });
-   */
-  checkpoints(options?: ClusterCheckpointOptions): ClusterCheckpointStore;
   /** Whether Redis answered the last operation: false while each process works alone. */
   readonly connected: boolean;
   /** Closes the connection pollite opened (the subscriber); your client stays open. Polls still running go on alone. */
@@ -110,15 +98,16 @@ export function createCluster(options: ClusterOptions): Cluster {
   /** This process's name in Redis (a random id): what makes it one of the live processes a budget counts. */
   const id = randomId();
   const shares: ShareContext = { store, prefix, lease, report, loops: createSharedLoops(), jobs: new WeakMap() };
-  return {
+  const cluster: Cluster = {
     share: (shareOptions) => shareFeature(shares, shareOptions),
     cooldown: () => cooldownFeature(board),
     budget: (budgetOptions) => clusterBudget(store, prefix, id, budgetOptions),
     fetch: (fetchOptions) => cooldownFetch(board, fetchOptions),
-    checkpoints: (checkpointOptions) => clusterCheckpoints(redis, prefix, checkpointOptions),
     get connected() {
       return store.connected;
     },
     close: () => store.close(),
   };
+  clusterInternals.set(cluster, { redis, prefix });
+  return cluster;
 }

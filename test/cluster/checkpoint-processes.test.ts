@@ -1,5 +1,5 @@
 // The fleet tier of pollite/resume, with real processes: a worker polling an operation under a checkpoint
-// in Redis (cluster.checkpoints()) is SIGKILLed during the server's Retry-After wait; a surviving worker
+// in Redis (clusterCheckpoints()) is SIGKILLed during the server's Retry-After wait; a surviving worker
 // claims the orphan and finishes the call, or a new worker started with the same key resumes it. A real
 // redis-server, a real node:http server, real time; every assertion is on what the server saw (with its
 // own timestamps), what the workers reported and what Redis holds at the end.
@@ -102,7 +102,7 @@ const settledOf = (workers: CheckpointWorker[]): CheckpointReport[] => workers.f
 const claimsOf = (workers: CheckpointWorker[]): CheckpointReport[] => workers.flatMap((w) => w.reports.filter((r) => r.type === 'claimed'));
 const RESULT = { outcome: 'resolved', value: { month: '2025-01', rows: 42 } };
 
-describe.skipIf(!run)('cluster.checkpoints(): a worker SIGKILLed during the server’s Retry-After, its call taken over', () => {
+describe.skipIf(!run)('clusterCheckpoints(): a worker SIGKILLed during the server’s Retry-After, its call taken over', () => {
   it.each<ClientKind>(['node-redis', 'ioredis'])('with %s, a surviving worker claims the orphan once its lease runs out and finishes it: one start, no early request, the result once, nothing left', async (client) => {
     const seen = await operationServer();
     const survivor = await startCheckpointWorker(jobOf(client, 'claim'));

@@ -1,8 +1,8 @@
-// cluster.checkpoints(): the Redis checkpoint store, against a real redis-server. Two clusters in one
+// clusterCheckpoints(): the Redis checkpoint store, against a real redis-server. Two clusters in one
 // process stand for two workers (each store has its own lease token). What the fleet tests with real
 // processes prove (a worker SIGKILLed, its call taken over) is in ./checkpoint-processes.test.ts.
 import { describe, expect, it } from 'vitest';
-import { createCluster, isCheckpointLeaseError } from '../../src/cluster/index.js';
+import { clusterCheckpoints, createCluster, isCheckpointLeaseError } from '../../src/cluster/index.js';
 import { checkpointKeys } from '../../src/cluster/checkpoint-store.js';
 import { pollOperation } from '../../src/operation/index.js';
 import { checkpoint, isCheckpointRefusedError } from '../../src/resume/index.js';
@@ -20,10 +20,10 @@ const command = (client: object, args: string[]): Promise<unknown> => {
 
 const settle = <T>(promise: Promise<T>): Promise<T | Error> => promise.catch((error: Error) => error);
 
-describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('cluster.checkpoints() with %s', (kind) => {
+describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('clusterCheckpoints() with %s', (kind) => {
   it('keeps what it is given under the prefix, in one hash slot per name, with a TTL; deleted, nothing is left', async () => {
     const { cluster: c, client, prefix } = await cluster({ kind });
-    const store = c.checkpoints({ name: 'jobs', ttl: 60_000 });
+    const store = clusterCheckpoints(c, { name: 'jobs', ttl: 60_000 });
     expect(await store.get('report:1')).toBeUndefined();
     await store.set('report:1', '{"v":1}');
     expect(await store.get('report:1')).toBe('{"v":1}');
@@ -41,8 +41,8 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('cluster.check
   });
 
   it('one worker at a time: another’s write is refused while the lease runs, and one that held it and lost it is refused too', async () => {
-    const a = (await cluster({ kind })).cluster.checkpoints({ lease: 600 });
-    const b = (await cluster({ kind })).cluster.checkpoints({ lease: 600 });
+    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 600 });
+    const b = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 600 });
     await a.set('k', 'one');
     const refused = await settle(b.set('k', 'two'));
     expect(isCheckpointLeaseError(refused) && refused.reason).toBe('held');
@@ -58,8 +58,8 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('cluster.check
   });
 
   it('a worker whose lease was taken over while it held the checkpoint (it froze): its writes and delete are refused, the taker’s checkpoint kept', async () => {
-    const a = (await cluster({ kind })).cluster.checkpoints({ lease: 300 });
-    const b = (await cluster({ kind })).cluster.checkpoints({ lease: 300 });
+    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 300 });
+    const b = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 300 });
     await a.set('k', 'one');
     // a "freezes": its lease is made to run out in Redis, while a still believes it holds k.
     const { client, prefix } = await cluster({ kind });
@@ -83,10 +83,10 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('cluster.check
   });
 
   it('orphans() lists the checkpoints whose lease ran out, and of 8 workers claiming one at once exactly one wins', async () => {
-    const a = (await cluster({ kind })).cluster.checkpoints({ lease: 300 });
+    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 300 });
     await a.set('job:1', 'x');
     await a.set('job:2', 'y');
-    const others = await Promise.all(Array.from({ length: 8 }, async () => (await cluster({ kind })).cluster.checkpoints({ lease: 300 })));
+    const others = await Promise.all(Array.from({ length: 8 }, async () => clusterCheckpoints((await cluster({ kind })).cluster, { lease: 300 })));
     expect(await others[0]!.orphans()).toEqual([]);
     await a.release('job:1');
     expect(await others[0]!.orphans()).toEqual(['job:1']);
@@ -99,8 +99,8 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('cluster.check
   });
 
   it('a worker holding a checkpoint renews its lease while its call runs: after three leases no other can claim it, and it is no orphan', async () => {
-    const a = (await cluster({ kind })).cluster.checkpoints({ lease: 300 });
-    const b = (await cluster({ kind })).cluster.checkpoints({ lease: 300 });
+    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 300 });
+    const b = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 300 });
     await a.set('running', 'x');
     await new Promise((resolve) => setTimeout(resolve, 900));
     expect(await b.orphans()).toEqual([]);
@@ -110,8 +110,8 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('cluster.check
   });
 
   it('get() waits out the lease of a worker that stopped renewing, and takes it; one still renewed is refused after one lease', async () => {
-    const a = (await cluster({ kind })).cluster.checkpoints({ lease: 400 });
-    const b = (await cluster({ kind })).cluster.checkpoints({ lease: 400 });
+    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 400 });
+    const b = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 400 });
     await a.set('live', 'kept');
     const started = Date.now();
     const refused = await settle(b.get('live'));
@@ -129,7 +129,7 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('cluster.check
     const server = await startServer((_req, res) => sendJson(res, 202, {}, { 'operation-location': '/ops/1' }));
     try {
       const { cluster: c, client, prefix } = await cluster({ kind });
-      const store = c.checkpoints({ timeout: 500 });
+      const store = clusterCheckpoints(c, { timeout: 500 });
       const { checkpoint: hash } = await checkpointKeys(prefix, 'default', 'tampered');
       await command(client, ['HSET', hash, 'v', '{"v":1,"kind":"operation","origin":"javascript:"}', 'k', 'tampered']);
       const tampered = await settle(pollOperation(`${server.url}/start`, { method: 'POST', operation: { idempotencyKey: true, resume: checkpoint({ store, key: 'tampered' }) } }));
@@ -145,12 +145,12 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('cluster.check
   });
 });
 
-describe.skipIf(!run)('cluster.checkpoints(): Redis lost in the middle of a call', () => {
+describe.skipIf(!run)('clusterCheckpoints(): Redis lost in the middle of a call', () => {
   it('the writes after the start fail: the call rejects with the client’s error before its next request (one POST, no poll)', async () => {
     const server = await startServer((_req, res) => sendJson(res, 202, { status: 'Running' }, { 'operation-location': '/ops/1', 'retry-after': '1' }));
     try {
       const { cluster: c } = await cluster();
-      const store = c.checkpoints({ timeout: 500 });
+      const store = clusterCheckpoints(c, { timeout: 500 });
       const call = settle(
         pollOperation(`${server.url}/start`, {
           method: 'POST',
@@ -172,7 +172,7 @@ describe.skipIf(!run)('cluster.checkpoints(): Redis lost in the middle of a call
   });
 });
 
-describe('cluster.checkpoints(): options', () => {
+describe('clusterCheckpoints(): options', () => {
   const adapter = { send: () => Promise.reject(new Error('Redis is not connected')), subscribe: async () => undefined, unsubscribe: async () => undefined, close: async () => undefined };
   const thrown = (make: () => unknown): string => {
     try {
@@ -183,13 +183,15 @@ describe('cluster.checkpoints(): options', () => {
     return 'nothing thrown';
   };
 
-  it('names a bad or unknown option; orphans() a bad limit; Redis down rejects every method with its error', async () => {
+  it('names a bad or unknown option, or a cluster createCluster did not make; orphans() a bad limit; Redis down rejects every method with its error', async () => {
     const c = createCluster({ redis: adapter, recheck: 60_000 });
-    expect(thrown(() => c.checkpoints({ lese: 1000 } as never))).toBe('Unknown option `lese`: did you mean `lease`?');
-    expect(thrown(() => c.checkpoints({ lease: 10 }))).toBe('Expected `lease` to be a finite number >= 100');
-    expect(thrown(() => c.checkpoints({ lease: 5000, ttl: 1000 }))).toBe('Expected `ttl` to be a finite number >= 5000');
-    expect(thrown(() => c.checkpoints({ name: '' }))).toBe('Expected `name` to be a non-empty string');
-    const store = c.checkpoints();
+    expect(thrown(() => clusterCheckpoints({ ...c }))).toBe('Expected `cluster` to be a cluster made by createCluster()');
+    expect(thrown(() => clusterCheckpoints(undefined as never))).toBe('Expected `cluster` to be a cluster made by createCluster()');
+    expect(thrown(() => clusterCheckpoints(c, { lese: 1000 } as never))).toBe('Unknown option `lese`: did you mean `lease`?');
+    expect(thrown(() => clusterCheckpoints(c, { lease: 10 }))).toBe('Expected `lease` to be a finite number >= 100');
+    expect(thrown(() => clusterCheckpoints(c, { lease: 5000, ttl: 1000 }))).toBe('Expected `ttl` to be a finite number >= 5000');
+    expect(thrown(() => clusterCheckpoints(c, { name: '' }))).toBe('Expected `name` to be a non-empty string');
+    const store = clusterCheckpoints(c);
     await expect(store.orphans(0)).rejects.toThrow('Expected `limit` to be a positive integer');
     await expect(store.get('k')).rejects.toThrow('Redis is not connected');
     await expect(store.set('k', 'v')).rejects.toThrow('Redis is not connected');

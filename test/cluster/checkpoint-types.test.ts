@@ -1,11 +1,11 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { createCluster, isCheckpointLeaseError, type CheckpointLeaseError, type CheckpointLeaseReason, type ClusterCheckpointStore } from '../../src/cluster/index.js';
+import { clusterCheckpoints, createCluster, isCheckpointLeaseError, type Cluster, type CheckpointLeaseError, type CheckpointLeaseReason, type ClusterCheckpointStore } from '../../src/cluster/index.js';
 import { checkpoint, type CheckpointStore } from '../../src/resume/index.js';
 
-describe('the types of cluster.checkpoints()', () => {
+describe('the types of clusterCheckpoints()', () => {
   it('is a CheckpointStore for checkpoint(), with orphans, claim and release; its error narrows', () => {
     const cluster = createCluster({ redis: {} });
-    const store = cluster.checkpoints({ name: 'reports', lease: 15_000, ttl: 86_400_000, timeout: 5_000 });
+    const store = clusterCheckpoints(cluster, { name: 'reports', lease: 15_000, ttl: 86_400_000, timeout: 5_000 });
     expectTypeOf(store).toEqualTypeOf<ClusterCheckpointStore>();
     expectTypeOf(store).toMatchTypeOf<CheckpointStore>();
     expectTypeOf(checkpoint({ store, key: 'report:2025-01' }).forget).returns.toEqualTypeOf<Promise<void>>();
@@ -19,6 +19,11 @@ describe('the types of cluster.checkpoints()', () => {
       expectTypeOf(error.reason).toEqualTypeOf<CheckpointLeaseReason>();
     }
     // @ts-expect-error: an unknown option
-    cluster.checkpoints({ lese: 1 });
+    clusterCheckpoints(cluster, { lese: 1 });
+    // @ts-expect-error: a cluster is required
+    clusterCheckpoints();
+    expectTypeOf(clusterCheckpoints).parameter(0).toEqualTypeOf<Cluster>();
+    // The cluster itself has no checkpoint method: the store is a separate export, so a bundle without it carries none of its code.
+    expectTypeOf<Cluster>().not.toHaveProperty('checkpoints');
   });
 });

@@ -2,7 +2,7 @@
 // ./checkpoint-workers.ts. `run`: makes the operation call of one key under a checkpoint in Redis
 // (started afresh, or resumed when the key has one). `claim`: a surviving worker's loop, which claims
 // the orphans of workers that died and resumes each with the same call. Reports over IPC.
-import { createCluster } from '../../../src/cluster/index.js';
+import { clusterCheckpoints, createCluster } from '../../../src/cluster/index.js';
 import { pollOperation } from '../../../src/operation/index.js';
 import { checkpoint } from '../../../src/resume/index.js';
 import { connectClient, type ClientKind } from './clients.js';
@@ -24,7 +24,7 @@ const job = JSON.parse(process.argv[2]!) as CheckpointJob;
 const send = (report: object): void => void process.send?.({ ...report, at: Date.now() });
 const { client } = await connectClient(job.client, job.redisUrl);
 const cluster = createCluster({ redis: client, prefix: job.prefix });
-const store = cluster.checkpoints({ name: 'reports', lease: job.lease });
+const store = clusterCheckpoints(cluster, { name: 'reports', lease: job.lease });
 
 /** The app's own mapping of a key back to its job: the month is in the key. */
 async function report(key: string): Promise<void> {
