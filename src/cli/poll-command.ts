@@ -17,7 +17,7 @@ import { pollTracker, type PollCounters } from './poll-tracker.js';
 import { redactCredentials } from './redact-credentials.js';
 import { sanitize } from './sanitize.js';
 import { serverSays } from './server-says.js';
-import { stateFile } from './state-file.js';
+import { fileAt } from '../resume/node.js';
 
 /** `pollite <url>` after its arguments were parsed and checked. */
 export interface PollCommand {
@@ -101,7 +101,7 @@ export async function runPollCommand(command: PollCommand, io: CliIo, hooks: Pol
       retries: command.retries ?? (command.timeout === undefined ? undefined : Number.MAX_SAFE_INTEGER),
       conditional: command.etag,
       // The URL is the key: a state file written for another URL is refused, not polled.
-      ...(command.state !== undefined && { use: [checkpoint({ store: stateFile(command.state), key: 'pollite-cli' })] }),
+      ...(command.state !== undefined && { use: [checkpoint({ store: fileAt(command.state), key: 'pollite-cli' })] }),
       init: { headers: command.headers },
       signal: io.signal,
       fetch: http.fetch,
