@@ -298,3 +298,62 @@ describe('node-redis cluster clients (scripted)', () => {
     }
   });
 });
+
+describe('mutants of the Redis Cluster routing and of ioredis (issue 38, after the Stryker run)', () => {
+  it('an EVAL with keys goes to the node of its first key, as an EVALSHA does', async () => {
+    const { client, sent } = scriptedNodeCluster([{}]);
+    await redisAdapter(client).send(['EVAL', 'return 1', '1', 'k1', 'arg']);
+    expect(sent).toEqual([['k1', false, ['EVAL', 'return 1', '1', 'k1', 'arg'], undefined]]);
+  });
+
+  it('ioredis: ready when handed over, then dropped before its first command: fails at once; ready at a command, then dropped: the same', async () => {
+    const ready = Object.assign(new EventEmitter(), { status: 'ready', call: async () => 'OK', duplicate: () => undefined });
+    const adapter = ioRedis(ready as unknown as IoRedisLike);
+    ready.status = 'reconnecting';
+    await expect(adapter.send(['PING'])).rejects.toThrow(new Error('Redis is not connected'));
+    const later = Object.assign(new EventEmitter(), { status: 'connecting', call: async () => 'OK', duplicate: () => undefined });
+    const other = ioRedis(later as unknown as IoRedisLike);
+    later.status = 'ready';
+    expect(await other.send(['PING'])).toBe('OK');
+    later.status = 'reconnecting';
+    await expect(other.send(['PING'])).rejects.toThrow(new Error('Redis is not connected'));
+    expect(later.eventNames()).toEqual([]);
+  });
+
+  it('ioredis: a second channel on a subscriber that is ready is subscribed at once; a refused SUBSCRIBE is made again, and its messages delivered', async () => {
+    vi.useFakeTimers();
+    const asked: string[] = [];
+    let refuse = false;
+    const sub = Object.assign(new EventEmitter(), {
+      status: 'connecting',
+      subscribe: async (channel: string) => {
+        asked.push(`subscribe ${channel}`);
+        if (refuse) throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
+      },
+      unsubscribe: async (channel: string) => void asked.push(`unsubscribe ${channel}`),
+      disconnect: () => undefined,
+    });
+    const client = Object.assign(new EventEmitter(), { status: 'ready', call: async () => 'OK', duplicate: () => sub });
+    const adapter = ioRedis(client as unknown as IoRedisLike);
+    const heard: string[] = [];
+    const first = adapter.subscribe('a', (m) => void heard.push(`a:${m}`));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(asked).toEqual([]);
+    sub.status = 'ready';
+    sub.emit('ready');
+    await first;
+    await adapter.subscribe('b', (m) => void heard.push(`b:${m}`));
+    expect(asked).toEqual(['subscribe a', 'subscribe b']);
+    refuse = true;
+    void adapter.subscribe('c', (m) => void heard.push(`c:${m}`));
+    await vi.advanceTimersByTimeAsync(0);
+    // Refused: not delivered to until it is made.
+    sub.emit('message', 'c', 'early');
+    refuse = false;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(asked).toEqual(['subscribe a', 'subscribe b', 'subscribe c', 'subscribe c']);
+    sub.emit('message', 'c', 'one');
+    sub.emit('message', 'a', 'two');
+    expect(heard).toEqual(['c:one', 'a:two']);
+  });
+});

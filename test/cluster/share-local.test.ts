@@ -213,6 +213,62 @@ describe('cluster.share(): a follower', () => {
   });
 });
 
+describe('cluster.share(): a loop that ended (issue 38)', () => {
+  it("a follower catches up on its loop's last body when the loop ended after it started, not when it ended before; maxAge lets an ended loop's body in", async () => {
+    server = await counting();
+    const follow = async (first: unknown[], second: unknown[] | undefined, latest: unknown[], maxAge?: number): Promise<{ got: unknown[]; names: string[] }> => {
+      const r = scriptedRedis(leading({ ACQUIRE: acquires(first, ...(second ? [second] : [])), LATEST: () => latest }));
+      const cluster = createCluster({ redis: r.redis, prefix: 'p:', lease: LEASE });
+      const got: unknown[] = [];
+      const stop = new AbortController();
+      const following = poll(`${server!.url}/job`, { use: [cluster.share(maxAge === undefined ? {} : { maxAge })], signal: stop.signal, onUpdate: (b) => void got.push(b), isDone: () => false });
+      await until(() => r.sent.length >= 1, 'the first check', 2000);
+      if (second) {
+        // The release of its loop's leader: it checks again.
+        r.publish(r.sent[0]!.keys[0]!.slice(0, -':lease'.length), 'r');
+        await until(() => r.names().filter((n) => n === 'ACQUIRE').length >= 2, 'the second check', 2000);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      stop.abort();
+      await expect(following).rejects.toThrow();
+      await cluster.close();
+      return { got, names: r.names() };
+    };
+    // Started at 1000 (Redis's time, µs); its loop ended at 2000, with body 105 it had missed: delivered.
+    expect((await follow([0, -2, '0', LEASE, '0', '1000'], [0, -2, '105', LEASE, '2000', '2500'], ['105', '{"n":7}', '2000', '2600'])).got).toEqual([{ n: 7 }]);
+    // A loop that ended when it started (at 1000), or before: not its loop, nothing asked.
+    for (const ended of ['1000', '999']) {
+      const { got, names } = await follow([0, -2, '105', LEASE, ended, '1000'], undefined, ['105', '{"n":7}', ended, '1000']);
+      expect([got, names]).toEqual([[], ['ACQUIRE']]);
+    }
+    // LATEST says the loop ended before it started (ACQUIRE said it ran): not delivered.
+    expect((await follow([0, -2, '105', LEASE, '0', '1000'], undefined, ['105', '{"n":7}', '999', '1000'])).got).toEqual([]);
+    // maxAge: 1 ms = 1000 µs; the body polled at 105, now 1105: just within it; at 1106, not.
+    expect((await follow([0, -2, '105', LEASE, '999', '1105'], undefined, ['105', '{"n":7}', '999', '1105'], 1)).got).toEqual([{ n: 7 }]);
+    expect((await follow([0, -2, '105', LEASE, '999', '1106'], undefined, ['105', '{"n":7}', '999', '1106'], 1)).got).toEqual([]);
+  });
+
+  it('maxAge and key are checked: a non-negative finite number; a non-empty string or a function', () => {
+    const cluster = createCluster({ redis: scriptedRedis(leading()).redis });
+    expect(() => cluster.share({ maxAge: -1 })).toThrow(new TypeError('Expected `maxAge` to be a finite number >= 0'));
+    expect(() => cluster.share({ maxAge: Infinity })).toThrow(new TypeError('Expected `maxAge` to be a finite number >= 0'));
+    expect(() => cluster.share({ maxAge: 0 })).not.toThrow();
+    expect(() => cluster.share({ key: () => 'tenant 1' })).not.toThrow();
+    expect(() => cluster.share({ key: '' })).toThrow(new TypeError('Expected `key` to be a non-empty string or a function'));
+  });
+
+  it('two polls shared within this process only (each with a fetch of its own) are two jobs: each gets its own answers', async () => {
+    server = await startServer((req, res) => sendJson(res, 200, { path: req.url }));
+    const cluster = createCluster({ redis: scriptedRedis(leading()).redis, prefix: 'p:', lease: LEASE });
+    const own: typeof fetch = (input, init) => globalThis.fetch(input, init);
+    const [a, b] = await Promise.all(
+      ['/a', '/b'].map((path) => poll<{ path: string }>(`${server!.url}${path}`, { fetch: own, interval: 50, use: [cluster.share()], isDone: () => true })),
+    );
+    expect([a!.path, b!.path]).toEqual(['/a', '/b']);
+    await cluster.close();
+  });
+});
+
 describe('cluster.share(): Redis failing, a lease lost, leaving', () => {
   it('Redis failing: it polls alone at once (shown as leader), publishing nothing; back, it follows the leader, not catching up on a body older than its own', async () => {
     server = await counting();
