@@ -18,7 +18,7 @@ export const FOLDERS = ['engine', 'poll', 'policy', 'backoff', 'retry', 'http', 
  * and those that start processes (the active mutant lives in the test worker) or need an
  * external tool. `--testFiles` narrows further.
  */
-const TEST_FOLDERS = ['backoff', 'cluster', 'cooldown', 'cooperate', 'engine', 'env', 'errors', 'hostile', 'http', 'observe', 'operation', 'policy', 'poll', 'property', 'retry', 'writes'];
+const TEST_FOLDERS = ['backoff', 'cluster', 'cooldown', 'cooperate', 'engine', 'env', 'errors', 'hostile', 'http', 'observe', 'operation', 'options', 'policy', 'poll', 'property', 'retry', 'writes'];
 const testFiles = TEST_FOLDERS.flatMap((folder) => {
   const dir = join('test', folder);
   if (!existsSync(dir)) return [];
