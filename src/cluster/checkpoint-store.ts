@@ -1,4 +1,4 @@
-import { sha256Hex } from '../kit/index.js';
+import { sha256Hex, sleep } from '../kit/index.js';
 import type { CheckpointStore } from '../resume/index.js';
 import { CheckpointLeaseError } from './checkpoint-lease-error.js';
 import { CLAIM, DROP, OPEN, ORPHANS, RELEASE, RENEW, SAVE, type CheckpointScript } from './checkpoint-scripts.js';
@@ -100,8 +100,6 @@ const pair = (reply: unknown): [number, string] => {
   return [Number(code), String(text ?? '')];
 };
 
-const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * A checkpoint store in the cluster's Redis for `checkpoint()` of
  * `pollite/resume`: a call a worker was running when it died is taken over
@@ -181,7 +179,7 @@ export function clusterCheckpoints(cluster: Cluster, options: ClusterCheckpointO
         }
         // Held: a worker that died leaves its lease to run out; one that renews it is alive.
         if (tries > 0) throw held(key, text);
-        await wait(Math.min(Number(text), lease) + 20);
+        await sleep(Math.min(Number(text), lease) + 20);
       }
     },
     async set(key, value) {

@@ -1,3 +1,4 @@
+import { isNetworkUrl } from '../http/url-scheme.js';
 import { CheckpointRefusedError } from './checkpoint-refused-error.js';
 
 /** The format version this release writes and reads. */
@@ -65,12 +66,11 @@ export interface Checkpoint {
 const KINDS: ReadonlySet<string> = new Set(['poll', 'operation', 'fetch']);
 const VIAS: ReadonlySet<string> = new Set(['operation-location', 'azure-asyncoperation', 'location', 'option']);
 
-/** An http or https URL, whole, of at most MAX_FIELD characters. */
+/** An http or https URL (`isNetworkUrl`: a URL a store hands back is trusted no more than one a server names), whole, of at most MAX_FIELD characters. */
 export const isHttpUrl = (value: unknown): value is string => {
   if (typeof value !== 'string' || value.length > MAX_FIELD) return false;
   try {
-    const { protocol } = new URL(value);
-    return protocol === 'http:' || protocol === 'https:';
+    return isNetworkUrl(new URL(value));
   } catch {
     return false;
   }
