@@ -119,6 +119,8 @@ describe.skipIf(!run)('a Redis Cluster of three masters', { timeout: 30_000 }, (
     await delay(500);
     const from = { server: server.requests.length, requests: workers.map((w) => w.requests()), updates: workers.map((w) => w.updates().length) };
     await until(() => server!.requests.length >= from.server + 6, 'six more requests');
+    // The sixth answer's body reaches every process before they stop (its publication lags the request on a busy machine).
+    await until(() => workers.every((w, i) => w.updates().length - from.updates[i]! >= 6), 'six more bodies in every process');
     for (const w of workers) w.stop();
     await delay(300);
     const leaders = workers.filter((w) => w.role() === 'leader');
