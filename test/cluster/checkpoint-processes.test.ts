@@ -70,7 +70,8 @@ const jobOf = (client: ClientKind, mode: 'run' | 'claim') => ({ redisUrl: redis!
 
 /** Starts worker A on the job and SIGKILLs it once the Running answer's 3 s wait is in Redis, well before it ends. */
 async function killDuringWait(seen: Seen[], a: CheckpointWorker): Promise<number> {
-  await a.next((r) => r.type === 'event' && r.event.type === 'wait' && (r.event.delay ?? 0) >= 3000, 'the 3 s wait');
+  // Counted from the answer's arrival, so a few ms under 3000 on a busy machine; the start's 1 s wait is the only other one.
+  await a.next((r) => r.type === 'event' && r.event.type === 'wait' && (r.event.delay ?? 0) >= 2500, 'the 3 s wait');
   const { checkpoint: hash } = await checkpointKeys(`fleet${round}:`, 'reports', KEY);
   for (;;) {
     const text = (await command(['HGET', hash, 'v'])) as string | null;
