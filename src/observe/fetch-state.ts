@@ -7,7 +7,7 @@ import { parseJson } from '../http/body.js';
 import { fetchWithRetry } from '../retry/fetch-with-retry.js';
 import { checkNames } from '../options/check.js';
 import { REQUEST_INIT_NAMES } from '../options/request-init-names.js';
-import { fetchRetryOptionNames, RETRY_DEFAULTS } from '../retry/normalize-retry-options.js';
+import { checkFetchRetryValues, fetchRetryOptionNames, RETRY_DEFAULTS } from '../retry/normalize-retry-options.js';
 import type { FetchRetryOptions } from '../retry/retry-options.js';
 import { fetchDone, fetchFailed, fetchIdle, fetchLoading, type FetchSnapshot } from './fetch-snapshot.js';
 import { limitOf, oneRun, reader, type OptionsSource } from './one-run.js';
@@ -39,8 +39,8 @@ export interface FetchStateOptions<TData> extends Omit<FetchRetryOptions, 'signa
 
 const defaultBackoff = (): Backoff => exponential({ base: 500, cap: 10_000, jitter: 0.25 });
 
-/** Development only: the `TypeError` for a name {@link createFetchState} does not read, if one is given. */
-function refusedName(options: object): TypeError | undefined {
+/** Development only: the `TypeError` for a name {@link createFetchState} does not read or a value it refuses, if one is given. */
+function refusedOption(options: object): TypeError | undefined {
   const names = [...fetchRetryOptionNames().filter((name) => name !== 'signal' && name !== 'wake'), 'init', 'parse'];
   const ended = { signal: 'left out: `stop()` aborts the fetch', wake: 'left out: `retryNow()` ends the wait' } as Record<string, string>;
   const { fetch, init } = options as FetchStateOptions<unknown>;
@@ -48,6 +48,9 @@ function refusedName(options: object): TypeError | undefined {
     checkNames(options, names, { elsewhere: (name) => (Object.hasOwn(ended, name) ? ended[name] : undefined) });
     // As fetchWithRetry checks its init, which here always meets a fetch of createFetchState's own.
     if (fetch === undefined || fetch === globalThis.fetch) checkNames(init, REQUEST_INIT_NAMES, { path: 'init.' });
+    // Values too, named as given here (flat), where fetchWithRetry would name them `retry.` options.
+    const { init: _init, parse: _parse, ...retry } = options as FetchStateOptions<unknown>;
+    checkFetchRetryValues(retry, '');
   } catch (error) {
     return error as TypeError;
   }
@@ -91,7 +94,7 @@ export function createFetchState<TData = unknown>(url: string | URL | null, opti
     const most = limit(given.retries);
     if (typeof __DEV__ === 'undefined' || __DEV__) {
       // Refused here, not by fetchWithRetry, which would name it as one of its `retry` options; an error snapshot, as fetchWithRetry's own TypeErrors are.
-      const refused = refusedName(given);
+      const refused = refusedOption(given);
       if (refused) {
         run.end();
         return store.set(fetchFailed(store.getSnapshot().data, refused, 0, most));

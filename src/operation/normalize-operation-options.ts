@@ -1,6 +1,6 @@
 import { resolveEnvironment, type Environment } from '../env/environment.js';
 import { boolean, func, object, pickOptions, positiveDuration, validateOptions, type Check } from '../options/check.js';
-import { normalizePollOptions, pollOptionNames } from '../poll/normalize-poll-options.js';
+import { checkPollOptions, normalizePollOptions, pollOptionNames } from '../poll/normalize-poll-options.js';
 import type { PollOptions } from '../poll/poll-options.js';
 import { isOrigin } from './carried-init.js';
 import type { OperationOptions } from './operation-options.js';
@@ -66,6 +66,8 @@ export function normalizeOperationOptions<TStatus>(options: OperationOptions<TSt
   for (const name of ['init', 'signal'] as const) {
     if (rest[name] !== undefined) throw new TypeError(`Expected \`${name}\` to be given to pollOperation's second argument, not to \`operation\``);
   }
+  // Named where they were given: `operation.interval`.
+  if (typeof __DEV__ === 'undefined' || __DEV__) checkPollOptions(rest as PollOptions, 'operation.');
   normalizePollOptions(rest as PollOptions);
   const passed = rest as NormalizedOperationOptions<TStatus>['poll'];
   const { fetchResult = OPERATION_DEFAULTS.fetchResult, ...kept } = own;

@@ -72,7 +72,7 @@ export function validateOptions<O extends object>(options: O | undefined, spec: 
     const value = options[name];
     if (value === undefined) continue;
     const check = spec[name]!;
-    if (!check[0](value)) refuse(name, expectedOf(check, value));
+    if (!check[0](value)) refuse(`${rules.path ?? ''}${name}`, expectedOf(check, value));
   }
 }
 

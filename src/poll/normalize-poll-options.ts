@@ -75,14 +75,22 @@ export function warnIfEndless<T>(options: PollOptions<T> | undefined, signal: Ab
 
 const isStream = (body: unknown): boolean => typeof (body as ReadableStream | null)?.getReader === 'function';
 
+/**
+ * Refuses the first bad name or value of `poll`'s options with a
+ * `TypeError`; `path` places the names when the options are nested in
+ * another call's (`'operation.'`: ``Expected `operation.interval` to be…``).
+ * Development only: call it behind the guard (src/options/dev.d.ts).
+ */
+export function checkPollOptions<T>(options: PollOptions<T> | undefined, path: string): void {
+  if (typeof options?.interval === 'object') refuse(`${path}interval`, `a number: a range is \`use: [paceByData({ min, max })]\`${COOPERATE}`);
+  validateOptions(options, SPEC, { elsewhere, path });
+  // fetch's own fields, when it is the global fetch: another fetch (node-fetch's `agent`...) may read any.
+  if (options?.fetch === undefined || options.fetch === globalThis.fetch) checkNames(options?.init, REQUEST_INIT_NAMES, { path: 'init.' });
+}
+
 /** Validates every option once, naming the first bad one in a `TypeError`. */
 export function normalizePollOptions<T>(options: PollOptions<T> | undefined): NormalizedPollOptions<T> {
-  if (typeof __DEV__ === 'undefined' || __DEV__) {
-    if (typeof options?.interval === 'object') refuse('interval', `a number: a range is \`use: [paceByData({ min, max })]\`${COOPERATE}`);
-    validateOptions(options, SPEC, { elsewhere });
-    // fetch's own fields, when it is the global fetch: another fetch (node-fetch's `agent`...) may read any.
-    if (options?.fetch === undefined || options.fetch === globalThis.fetch) checkNames(options?.init, REQUEST_INIT_NAMES, { path: 'init.' });
-  }
+  if (typeof __DEV__ === 'undefined' || __DEV__) checkPollOptions(options, '');
   const given = definedOptions(options) as PollOptions<T>;
   if (isStream(given.init?.body)) refuse('init.body', 'a body that can be sent again (a string, URLSearchParams, Blob...), not a ReadableStream: a poll sends it many times');
   const fetchImpl = given.fetch ?? globalThis.fetch;

@@ -109,6 +109,16 @@ const fetchRetrySpec = () => ({ ...RETRY_SPEC, methods: strings, statusCodes: st
 export const fetchRetryOptionNames = (): string[] => Object.keys(fetchRetrySpec());
 
 /**
+ * Refuses the first bad value of `fetchWithRetry`'s `retry` options, named
+ * as the caller took them: `path` `''` for a caller that takes them flat
+ * (createFetchState: ``Expected `retries` to be…``, not `retry.retries`).
+ * Development only, as every check of names and values.
+ */
+export function checkFetchRetryValues(options: object, path: string): void {
+  validateOptions(options, fetchRetrySpec(), { path });
+}
+
+/**
  * Refuses a name of `fetchWithRetry`'s second argument that fetch does not
  * read, where that argument is fetch's own init and the retry options go
  * under `retry`: ``Expected `retries` to be given as `retry.retries` ``.
@@ -128,7 +138,7 @@ export function checkFetchInit(init: object, key = 'retry', names: readonly stri
 
 /** Validates `fetchWithRetry`'s `retry` options once. */
 export function normalizeFetchRetryOptions(options: FetchRetryOptions | undefined): NormalizedFetchRetryOptions {
-  if (typeof __DEV__ === 'undefined' || __DEV__) validateOptions(options, fetchRetrySpec(), { path: 'retry.' });
+  if (typeof __DEV__ === 'undefined' || __DEV__) checkFetchRetryValues(options ?? {}, 'retry.');
   const given: FetchRetryOptions = definedOptions(options);
   const fetchImpl = given.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') refuse('fetch', 'a function: this runtime has none');

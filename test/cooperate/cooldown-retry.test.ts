@@ -125,6 +125,6 @@ describe('origin cooldown across poll, retry and fetchWithRetry', () => {
 
   it('refuses a non-boolean cooldown with a TypeError naming it', async () => {
     await expect(retry(async () => 1, { cooldown: 'no' as never })).rejects.toThrow(/`cooldown`/);
-    await expect(fetchWithRetry('http://127.0.0.1:9/x', { retry: { cooldown: 0 as never } })).rejects.toThrow(/`cooldown`/);
+    await expect(fetchWithRetry('http://127.0.0.1:9/x', { retry: { cooldown: 0 as never } })).rejects.toThrow(/`retry\.cooldown`/);
   });
 });

@@ -226,16 +226,15 @@ describe('#18 many polls on one AbortSignal: one listener, no MaxListenersExceed
 describe('#20 timeout: 0 is refused everywhere, naming the option, before anything is sent', () => {
   it('poll, retry and fetchWithRetry', async () => {
     server = await startServer(scripted([json(200, { status: 'done' })]));
-    const message = 'Expected `timeout` to be a finite number > 0';
     let calls = 0;
-    for (const call of [
-      () => poll(server!.url, { timeout: 0 }),
-      () => retry(async () => void (calls += 1), { timeout: 0 }),
-      () => fetchWithRetry(server!.url, { retry: { timeout: 0 } }),
-    ]) {
+    for (const [call, name] of [
+      [() => poll(server!.url, { timeout: 0 }), 'timeout'],
+      [() => retry(async () => void (calls += 1), { timeout: 0 }), 'timeout'],
+      [() => fetchWithRetry(server!.url, { retry: { timeout: 0 } }), 'retry.timeout'],
+    ] as const) {
       const error = await call().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TypeError);
-      expect((error as TypeError).message).toBe(message);
+      expect((error as TypeError).message).toBe(`Expected \`${name}\` to be a finite number > 0`);
     }
     expect([server.requests.length, calls]).toEqual([0, 0]);
   });

@@ -139,7 +139,7 @@ describe('a monitor and a result on the start URL\'s origin keep everything the 
 describe('trustedOrigins is validated before anything is sent', () => {
   it.each([['https://ops.example.com/'], 'https://ops.example.com', [42], ['ops.example.com'], ['https://ops.example.com/v1'], ['https://ok.example.com', 'ops.example.com']])('%o', async (trustedOrigins) => {
     await expect(pollOperation(REFUSED_URL, { operation: { trustedOrigins: trustedOrigins as string[] } })).rejects.toThrow(
-      new TypeError("Expected `trustedOrigins` to be an array of origins such as 'https://ops.example.com' (scheme, host and port only)"),
+      new TypeError("Expected `operation.trustedOrigins` to be an array of origins such as 'https://ops.example.com' (scheme, host and port only)"),
     );
   });
 });

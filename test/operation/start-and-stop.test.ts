@@ -141,16 +141,16 @@ describe('stopping: abort and timeout', () => {
 
 describe('options are validated before anything is sent', () => {
   it.each([
-    [{ interval: -1 }, 'Expected `interval` to be a finite number >= 0'],
-    [{ isDone: 'yes' }, 'Expected `isDone` to be a function'],
-    [{ isFailed: 1 }, 'Expected `isFailed` to be a function'],
-    [{ idempotencyKey: '' }, 'Expected `idempotencyKey` to be a boolean or a non-empty string'],
-    [{ operationUrl: '/ops' }, 'Expected `operationUrl` to be a function'],
-    [{ fetchResult: 'no' }, 'Expected `fetchResult` to be a boolean'],
-    [{ timeout: 0 }, 'Expected `timeout` to be a finite number > 0'],
-    [{ retries: 1.5 }, 'Expected `retries` to be a non-negative integer'],
-    [{ use: [1] }, 'Expected `use` to be an array of features'],
-    [{ maxAttempts: 3 }, 'Expected `maxAttempts` to be given as `retries`'],
+    [{ interval: -1 }, 'Expected `operation.interval` to be a finite number >= 0'],
+    [{ isDone: 'yes' }, 'Expected `operation.isDone` to be a function'],
+    [{ isFailed: 1 }, 'Expected `operation.isFailed` to be a function'],
+    [{ idempotencyKey: '' }, 'Expected `operation.idempotencyKey` to be a boolean or a non-empty string'],
+    [{ operationUrl: '/ops' }, 'Expected `operation.operationUrl` to be a function'],
+    [{ fetchResult: 'no' }, 'Expected `operation.fetchResult` to be a boolean'],
+    [{ timeout: 0 }, 'Expected `operation.timeout` to be a finite number > 0'],
+    [{ retries: 1.5 }, 'Expected `operation.retries` to be a non-negative integer'],
+    [{ use: [1] }, 'Expected `operation.use` to be an array of features'],
+    [{ maxAttempts: 3 }, 'Expected `operation.maxAttempts` to be given as `retries`'],
     [{ init: {} }, "Expected `init` to be given to pollOperation's second argument, not to `operation`"],
   ])('%o', async (operation, message) => {
     let sent = 0;

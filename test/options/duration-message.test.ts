@@ -32,16 +32,16 @@ describe('a duration given as a string is refused with its unit: milliseconds', 
     expect(fetch).not.toHaveBeenCalled();
   });
 
-  it('retry, fetchWithRetry, pollOperation and the TanStack policy say the same', async () => {
+  it('retry, fetchWithRetry, pollOperation and the TanStack policy say the same, each naming the option where it was given', async () => {
     const fn = vi.fn(async () => 'x');
     expect((await refusal(() => retry(fn, { attemptTimeout: '1s' } as never))).message).toBe(
       "Expected `attemptTimeout` to be a number of milliseconds (1000 for '1s'), got '1s'",
     );
     expect((await refusal(() => fetchWithRetry(REFUSED_URL, { retry: { fetch, timeout: '1m' } as never }))).message).toBe(
-      "Expected `timeout` to be a number of milliseconds (60000 for '1m'), got '1m'",
+      "Expected `retry.timeout` to be a number of milliseconds (60000 for '1m'), got '1m'",
     );
     expect((await refusal(() => pollOperation(REFUSED_URL, { operation: { fetch, timeout: '1h' } as never }))).message).toBe(
-      "Expected `timeout` to be a number of milliseconds (3600000 for '1h'), got '1h'",
+      "Expected `operation.timeout` to be a number of milliseconds (3600000 for '1h'), got '1h'",
     );
     expect((await refusal(() => retryPolicy({ maxRetryAfter: '30s' } as never))).message).toBe(
       "Expected `maxRetryAfter` to be a number of milliseconds (30000 for '30s'), got '30s'",

@@ -128,7 +128,7 @@ describe('pollite/operation', () => {
   it.each([
     [{ operation: { isFaild: () => false } }, 'Unknown option `operation.isFaild`: did you mean `operation.isFailed`?'],
     [{ operation: { intervl: 1000 } }, 'Unknown option `operation.intervl`: did you mean `operation.interval`?'],
-    [{ operation: { maxAttempts: 3 } }, 'Expected `maxAttempts` to be given as `retries` (the same number: failures in a row that are tried again)'],
+    [{ operation: { maxAttempts: 3 } }, 'Expected `operation.maxAttempts` to be given as `retries` (the same number: failures in a row that are tried again)'],
     [{ idempotencyKey: true }, `Expected \`idempotencyKey\` to be given as \`operation.idempotencyKey\`: ${OPERATION_AT_TOP}`],
     [{ methd: 'POST' }, 'Unknown option `methd`: did you mean `method`?'],
   ])('pollOperation %o', async (init, message) => {

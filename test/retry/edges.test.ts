@@ -29,14 +29,14 @@ const yes = (): boolean => true;
 
 describe('fetchWithRetry option checks at their bounds', () => {
   it.each([
-    [{ methods: ['GET', 5] }, 'Expected `methods` to be an array of strings'],
-    [{ statusCodes: [503, 600] }, 'Expected `statusCodes` to be an array of HTTP status codes (integers 100-599)'],
-    [{ statusCodes: [503.5] }, 'Expected `statusCodes` to be an array of HTTP status codes (integers 100-599)'],
-    [{ budget: { refund: noop, retryCost: 5 } }, 'Expected `budget` to be a RetryBudget (see createRetryBudget)'],
-    [{ budget: { withdraw: yes, retryCost: 5 } }, 'Expected `budget` to be a RetryBudget (see createRetryBudget)'],
-    [{ budget: { withdraw: yes, refund: noop } }, 'Expected `budget` to be a RetryBudget (see createRetryBudget)'],
-    [{ wake: { ready: yes } }, 'Expected `wake` to be a Wake ({ reason, subscribe, ready })'],
-    [{ wake: { subscribe: () => noop } }, 'Expected `wake` to be a Wake ({ reason, subscribe, ready })'],
+    [{ methods: ['GET', 5] }, 'Expected `retry.methods` to be an array of strings'],
+    [{ statusCodes: [503, 600] }, 'Expected `retry.statusCodes` to be an array of HTTP status codes (integers 100-599)'],
+    [{ statusCodes: [503.5] }, 'Expected `retry.statusCodes` to be an array of HTTP status codes (integers 100-599)'],
+    [{ budget: { refund: noop, retryCost: 5 } }, 'Expected `retry.budget` to be a RetryBudget (see createRetryBudget)'],
+    [{ budget: { withdraw: yes, retryCost: 5 } }, 'Expected `retry.budget` to be a RetryBudget (see createRetryBudget)'],
+    [{ budget: { withdraw: yes, refund: noop } }, 'Expected `retry.budget` to be a RetryBudget (see createRetryBudget)'],
+    [{ wake: { ready: yes } }, 'Expected `retry.wake` to be a Wake ({ reason, subscribe, ready })'],
+    [{ wake: { subscribe: () => noop } }, 'Expected `retry.wake` to be a Wake ({ reason, subscribe, ready })'],
   ] as Array<[object, string]>)('refuses %o, sending nothing', async (options, message) => {
     const server = scriptedFetch([answer(200)]);
     const error = await fetchWithRetry(URL_, { retry: { fetch: server.fetch, ...options } as never }).catch((e: unknown) => e);

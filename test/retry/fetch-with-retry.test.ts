@@ -327,15 +327,15 @@ describe('fetchWithRetry and a shared budget', () => {
 
 describe('fetchWithRetry options', () => {
   it.each([
-    [{ methods: 'GET' }, 'Expected `methods` to be an array of strings'],
-    [{ statusCodes: [503, 99] }, 'Expected `statusCodes` to be an array of HTTP status codes (integers 100-599)'],
-    [{ statusCodes: ['503'] }, 'Expected `statusCodes` to be an array of HTTP status codes (integers 100-599)'],
-    [{ maxRetryAfter: -5 }, 'Expected `maxRetryAfter` to be a finite number >= 0'],
-    [{ idempotencyKey: '' }, 'Expected `idempotencyKey` to be a boolean or a non-empty string'],
-    [{ idempotencyKey: 1 }, 'Expected `idempotencyKey` to be a boolean or a non-empty string'],
-    [{ fetch: 'fetch' }, 'Expected `fetch` to be a function'],
-    [{ retries: Number.POSITIVE_INFINITY }, 'Expected `retries` to be a non-negative integer'],
-    [{ budget: 500 }, 'Expected `budget` to be a RetryBudget (see createRetryBudget)'],
+    [{ methods: 'GET' }, 'Expected `retry.methods` to be an array of strings'],
+    [{ statusCodes: [503, 99] }, 'Expected `retry.statusCodes` to be an array of HTTP status codes (integers 100-599)'],
+    [{ statusCodes: ['503'] }, 'Expected `retry.statusCodes` to be an array of HTTP status codes (integers 100-599)'],
+    [{ maxRetryAfter: -5 }, 'Expected `retry.maxRetryAfter` to be a finite number >= 0'],
+    [{ idempotencyKey: '' }, 'Expected `retry.idempotencyKey` to be a boolean or a non-empty string'],
+    [{ idempotencyKey: 1 }, 'Expected `retry.idempotencyKey` to be a boolean or a non-empty string'],
+    [{ fetch: 'fetch' }, 'Expected `retry.fetch` to be a function'],
+    [{ retries: Number.POSITIVE_INFINITY }, 'Expected `retry.retries` to be a non-negative integer'],
+    [{ budget: 500 }, 'Expected `retry.budget` to be a RetryBudget (see createRetryBudget)'],
   ])('refuses retry: %o with a TypeError naming the option, sending nothing', async (options, message) => {
     const fetchSpy = vi.fn(globalThis.fetch);
     const error = await fetchWithRetry('http://127.0.0.1:9/', { retry: { fetch: fetchSpy, ...options } as never }).catch((e: unknown) => e);

@@ -104,7 +104,7 @@ describe('throwHttpErrors: true, as ky and got', () => {
 
   it('is checked like every option', async () => {
     await expect(fetchWithRetry('http://127.0.0.1:2/', { retry: { throwHttpErrors: 'yes' as never } })).rejects.toThrow(
-      new TypeError("Expected `throwHttpErrors` to be a boolean"),
+      new TypeError("Expected `retry.throwHttpErrors` to be a boolean"),
     );
   });
 });
