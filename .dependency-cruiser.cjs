@@ -11,7 +11,8 @@ const LAYERS = [
   ['cooldown'], // what the realm remembers of each origin
   ['engine'], // the one attempt loop every surface runs, and its extension contract (hooks, pauses, cooldown hooks)
   ['poll', 'retry'], // the surfaces that configure the engine (siblings: neither knows the other)
-  ['operation', 'observe'], // above both loops: long-running operations (start, poll the monitor, fetch the result); the loops as UI state (one subscribable poll and fetch state, the countdown)
+  ['operation'], // above both loops: long-running operations (start, poll the monitor, fetch the result)
+  ['observe'], // the loops and operations as UI state (one subscribable poll, fetch and operation state, the countdown)
   ['index.ts', 'kit'], // the public entries below the opt-in features: `pollite` (what an application calls) and `pollite/kit` (the building blocks of features and adapters: the shared loop, the share identity, and the contract and policy of the layers below); neither imports the other
   ['cooperate', 'testing', 'resume'], // opt-in features, the virtual clock and checkpoints (pollite/resume), each its own entry
 ];

@@ -1,8 +1,10 @@
-// The public API of `pollite/observe`: how a poll's or a fetch's life maps to
+// The public API of `pollite/observe`: how a poll's, a fetch's or an operation's life maps to
 // UI state, framework-agnostic. The React, Vue, Svelte and Solid adapters only subscribe.
 
 export { createPollState } from './poll-state.js';
 export { createFetchState } from './fetch-state.js';
+export { createOperationState } from './operation-state.js';
+export type { OperationSnapshot, OperationRunState, OperationView } from './operation-state.js';
 export type { FetchStateOptions } from './fetch-state.js';
 export { createCountdown } from './countdown.js';
 export type { Countable } from './countdown.js';

@@ -1,6 +1,7 @@
 import { type PollOptions } from '../index.js';
 import { urlKey } from '../kit/index.js';
-import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollView } from '../observe/index.js';
+import { createFetchState, createOperationState, createPollState, type FetchStateOptions, type FetchView, type OperationView, type PollView } from '../observe/index.js';
+import type { PollOperationInit } from '../operation/index.js';
 import { useKeyed } from './use-keyed.js';
 import { useLatest } from './use-latest.js';
 import { useView } from './use-view.js';
@@ -54,4 +55,37 @@ export function useFetchWithRetry<TData = unknown>(url: string | URL | null, opt
   const latest = useLatest(options);
   const state = useKeyed(key, () => createFetchState<TData>(key, () => latest.current));
   return useView(state, options?.env);
+}
+
+/**
+ * Runs a long-running operation with `pollOperation` while the component is
+ * mounted: the start request (`init`: method, body, headers), the wait its
+ * 202 asks for, the monitor polled, the result fetched. The snapshot of
+ * `createOperationState`: `progress` is the monitor's latest body, `data`
+ * the result once `status` is `done`; `attempt` of `limit`,
+ * `nextAttemptAt`, `paused`, `paced`, `secondsLeft`, and `retry`,
+ * `retryNow`, `stop`. `null` starts nothing: pass the url once the user
+ * asked for the job.
+ *
+ * Mounting sends the start: give `operation.resume` a checkpoint (and
+ * `operation.idempotencyKey: true` to a POST) so that a reload or a
+ * remount continues the same operation at its monitor instead of starting
+ * a second one. `operation.onUpdate` and `onEvent` are read from the latest
+ * render; the rest when the operation starts. Under `<StrictMode>` a mount
+ * sends one start. On the server it renders `status: 'idle'`.
+ *
+ * @example
+ * const report = usePollOperation<Report, Progress>(asked ? '/api/reports' : null, {
+ *   method: 'POST',
+ *   body: JSON.stringify({ month }),
+ *   operation: { idempotencyKey: true, resume: checkpoint({ store: webStorage(localStorage), key: `report:${month}` }) },
+ * });
+ * if (report.status === 'done') return <Report rows={report.data.rows} />;
+ * return <progress value={report.progress?.percent ?? 0} max={100} />;
+ */
+export function usePollOperation<TResult = unknown, TStatus = unknown>(url: string | URL | null, options?: PollOperationInit<TStatus>): OperationView<TResult, TStatus> {
+  const key = urlKey(url);
+  const latest = useLatest(options);
+  const state = useKeyed(key, () => createOperationState<TResult, TStatus>(key, () => latest.current));
+  return useView(state, options?.operation?.env);
 }

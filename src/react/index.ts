@@ -2,4 +2,4 @@
 // React is a peer dependency of this entry only: the core entry never imports it.
 // The hooks return `PollView` and `FetchView` from `pollite`: the same shape as pollite/vue, /svelte and /solid.
 
-export { usePoll, useFetchWithRetry } from './hooks.js';
+export { usePoll, useFetchWithRetry, usePollOperation } from './hooks.js';

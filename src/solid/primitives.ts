@@ -1,6 +1,7 @@
 import type { Accessor } from 'solid-js';
 import { type PollOptions } from '../index.js';
-import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollView } from '../observe/index.js';
+import { createFetchState, createOperationState, createPollState, type FetchStateOptions, type FetchView, type OperationView, type PollView } from '../observe/index.js';
+import type { PollOperationInit } from '../operation/index.js';
 import { createView, type UrlSource } from './view.js';
 
 type Source<TOptions> = TOptions | Accessor<TOptions | undefined>;
@@ -36,4 +37,18 @@ export function createPoll<TData = unknown>(url: UrlSource, options?: Source<Pol
 export function createFetchWithRetry<TData = unknown>(url: UrlSource, options?: Source<FetchStateOptions<TData>>): FetchView<TData> {
   const read = reader(options);
   return createView(url, (key) => createFetchState<TData>(key, read), () => read()?.env);
+}
+
+/**
+ * Runs a long-running operation with `pollOperation` while its owner lives (the
+ * start request, its 202's wait, the monitor polled, the result fetched):
+ * an `OperationView` of reactive getters, `progress` the monitor's latest
+ * body, `data` the result once `status` is `done`. A `null` url starts
+ * nothing. Starting sends the start request: give `operation.resume` a
+ * checkpoint (and `idempotencyKey: true` to a POST) so that a reload
+ * continues the same operation. On the server it stays `idle`.
+ */
+export function createPollOperation<TResult = unknown, TStatus = unknown>(url: UrlSource, options?: Source<PollOperationInit<TStatus>>): OperationView<TResult, TStatus> {
+  const read = reader(options);
+  return createView(url, (key) => createOperationState<TResult, TStatus>(key, read), () => read()?.operation?.env);
 }

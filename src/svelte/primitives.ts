@@ -1,5 +1,6 @@
 import { type PollOptions } from '../index.js';
-import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollView } from '../observe/index.js';
+import { createFetchState, createOperationState, createPollState, type FetchStateOptions, type FetchView, type OperationView, type PollView } from '../observe/index.js';
+import type { PollOperationInit } from '../operation/index.js';
 import { createView, type UrlSource } from './view.svelte.js';
 
 type Source<TOptions> = TOptions | (() => TOptions | undefined);
@@ -37,4 +38,18 @@ export function createPoll<TData = unknown>(url: UrlSource, options?: Source<Pol
 export function createFetchWithRetry<TData = unknown>(url: UrlSource, options?: Source<FetchStateOptions<TData>>): FetchView<TData> {
   const read = reader(options);
   return createView(url, (key) => createFetchState<TData>(key, read), () => read()?.env);
+}
+
+/**
+ * Runs a long-running operation with `pollOperation` while the component lives (the
+ * start request, its 202's wait, the monitor polled, the result fetched):
+ * an `OperationView` of reactive getters, `progress` the monitor's latest
+ * body, `data` the result once `status` is `done`. A `null` url starts
+ * nothing. Starting sends the start request: give `operation.resume` a
+ * checkpoint (and `idempotencyKey: true` to a POST) so that a reload
+ * continues the same operation. Server-rendered, it is `idle`.
+ */
+export function createPollOperation<TResult = unknown, TStatus = unknown>(url: UrlSource, options?: Source<PollOperationInit<TStatus>>): OperationView<TResult, TStatus> {
+  const read = reader(options);
+  return createView(url, (key) => createOperationState<TResult, TStatus>(key, read), () => read()?.operation?.env);
 }

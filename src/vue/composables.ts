@@ -1,6 +1,7 @@
 import { toValue, type MaybeRefOrGetter } from 'vue';
 import { type PollOptions } from '../index.js';
-import { createFetchState, createPollState, type FetchStateOptions, type FetchView, type PollView } from '../observe/index.js';
+import { createFetchState, createOperationState, createPollState, type FetchStateOptions, type FetchView, type OperationView, type PollView } from '../observe/index.js';
+import type { PollOperationInit } from '../operation/index.js';
 import { useView, type UrlSource } from './use-view.js';
 
 /**
@@ -32,4 +33,23 @@ export function usePoll<TData = unknown>(url: UrlSource, options?: MaybeRefOrGet
 export function useFetchWithRetry<TData = unknown>(url: UrlSource, options?: MaybeRefOrGetter<FetchStateOptions<TData> | undefined>): FetchView<TData> {
   const read = (): FetchStateOptions<TData> | undefined => toValue(options);
   return useView(url, (key) => createFetchState<TData>(key, read), () => read()?.env);
+}
+
+/**
+ * Runs a long-running operation with `pollOperation` while the component is
+ * mounted (the start request, its 202's wait, the monitor polled, the
+ * result fetched). Returns a shallow-reactive `OperationView`: `progress`
+ * is the monitor's latest body, `data` the result once `status` is `done`,
+ * with `attempt`, `nextAttemptAt`, `paced`, `secondsLeft`, `retry`,
+ * `retryNow`, `stop`. A `null` url starts nothing. Mounting sends the
+ * start: give `operation.resume` a checkpoint (and `idempotencyKey: true`
+ * to a POST) so that a reload continues the same operation. On the server
+ * it stays `idle`.
+ */
+export function usePollOperation<TResult = unknown, TStatus = unknown>(
+  url: UrlSource,
+  options?: MaybeRefOrGetter<PollOperationInit<TStatus> | undefined>,
+): OperationView<TResult, TStatus> {
+  const read = (): PollOperationInit<TStatus> | undefined => toValue(options);
+  return useView(url, (key) => createOperationState<TResult, TStatus>(key, read), () => read()?.operation?.env);
 }
