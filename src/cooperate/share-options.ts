@@ -1,5 +1,5 @@
 import { checkNames, refuse } from '../options/check.js';
-import type { ShareKeyOption } from '../kit/index.js';
+import type { PollCall, PollFeature, RunCheckpoint, ShareKeyOption } from '../kit/index.js';
 
 /** Options of `share()` and `shareTabs()`. */
 export interface ShareOptions {
@@ -35,4 +35,18 @@ export function checkShareKey(options: ShareOptions | undefined): ShareKeyOption
     if (key !== undefined && typeof key !== 'function' && (typeof key !== 'string' || key === '')) refuse('key', 'a non-empty string or a function');
   }
   return options?.key;
+}
+
+/**
+ * Refuses a checkpoint (`checkpoint()` of `pollite/resume`, a feature that
+ * is also a `RunCheckpoint`) after the sharing `feature` in `call`'s `use`:
+ * there it would run once for all the callers and tabs of the shared loop,
+ * in whichever leads, rather than for its own caller. A check that only
+ * helps a developer: call it behind the development guard.
+ */
+export function checkOrder(call: PollCall<unknown>, feature: PollFeature): void {
+  const { use } = call.settings;
+  if (use.slice(use.indexOf(feature) + 1).some((later) => typeof (later as Partial<RunCheckpoint>).begin === 'function')) {
+    refuse('use', 'a list with `checkpoint()` before `share()` and `shareTabs()`: `use: [checkpoint(...), shareTabs()]`');
+  }
 }

@@ -1,7 +1,7 @@
 import type { PollEvent } from '../index.js';
 import { sha256Hex, shareIdentity, type PollCall, type PollFeature, type PollRunner, type SharedLoop } from '../kit/index.js';
 import { realmLoops, shareInRealm } from './share.js';
-import { checkShareKey, type ShareOptions } from './share-options.js';
+import { checkOrder, checkShareKey, type ShareOptions } from './share-options.js';
 import { shareAcrossTabs, tabApis, type TabApis } from './tab-leader.js';
 
 /** Runs `loop` for the tabs of the origin under the Web Lock and BroadcastChannel `name`, with `call`'s options. */
@@ -19,11 +19,16 @@ function leadOrFollow(name: string, call: PollCall<unknown>, next: PollRunner, l
       longestWait: Math.max(settings.maxRetryAfter, settings.interval),
       stop: loop.signal,
       lead: (signal, delay, publish, schedule) => {
-        let first = delay > 0;
+        // The handover's wait, before the first request: until the old leader's pending one was due (a
+        // checkpoint's hold of the same wait may come first: what is left of it then, not all of it again).
+        let until = env.now() + delay;
         const leader = {
           attach: () => ({
-            // The handover's wait, before the first request: the old leader's pending one.
-            hold: () => (first ? ((first = false), { event: { type: 'wait', delay, at: env.now() + delay } as PollEvent, ms: delay }) : undefined),
+            hold: () => {
+              const ms = until - env.now();
+              until = 0;
+              return ms > 0 ? { event: { type: 'wait', delay: ms, at: env.now() + ms } as PollEvent, ms } : undefined;
+            },
             waiting: schedule,
           }),
         };
@@ -67,7 +72,9 @@ function leadOrFollow(name: string, call: PollCall<unknown>, next: PollRunner, l
  * {@link share}, and its callers hear a `share` event with the role `local`
  * and the reason. Where Web Locks, BroadcastChannel or SHA-256 (a secure
  * context) are missing it shares within the realm, as {@link share}.
- * Bodies must be structured-cloneable (JSON is).
+ * Bodies must be structured-cloneable (JSON is). A checkpoint of
+ * `pollite/resume` goes before it (`use: [checkpoint(...), shareTabs()]`:
+ * the tabs that resume it poll once for all); after it, it is refused.
  *
  * @example
  * poll('/api/jobs/42', { use: [shareTabs()], isDone, onUpdate });
@@ -76,6 +83,7 @@ export function shareTabs(options?: ShareOptions): PollFeature {
   const key = checkShareKey(options);
   const feature: PollFeature = {
     run(call, next) {
+      if (typeof __DEV__ === 'undefined' || __DEV__) checkOrder(call, feature);
       const same = shareIdentity(call, { key, feature });
       if (!same) return next(call);
       if (same.local) {

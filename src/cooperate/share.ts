@@ -1,6 +1,6 @@
 import { createSharedLoops, shareIdentity, type PollCall, type PollFeature, type PollRunner } from '../kit/index.js';
 import type { LocalReason } from '../engine/events.js';
-import { checkShareKey, type ShareOptions } from './share-options.js';
+import { checkOrder, checkShareKey, type ShareOptions } from './share-options.js';
 
 /** The realm's shared loops: `share()`'s under `realm <key>`, `shareTabs()`'s under `tabs <key>` (see {@link shareIdentity}). */
 export const realmLoops = /* @__PURE__ */ createSharedLoops();
@@ -50,7 +50,8 @@ function shareSaying<T>(same: { key: string; local?: LocalReason }, call: PollCa
  * loop runs with the options of the caller that started it and stops when
  * its last caller is done or aborted; a caller joining a running loop gets
  * its latest body at once. An error of the loop (a 404, giving up) rejects
- * every caller.
+ * every caller. A checkpoint of `pollite/resume` goes before it; after it,
+ * it is refused.
  *
  * @example
  * poll('/api/jobs/42', { use: [share()], isDone, onUpdate });
@@ -59,6 +60,7 @@ export function share(options?: ShareOptions): PollFeature {
   const key = checkShareKey(options);
   const feature: PollFeature = {
     run(call, next) {
+      if (typeof __DEV__ === 'undefined' || __DEV__) checkOrder(call, feature);
       const same = shareIdentity(call, { key, feature });
       return same ? shareSaying(same, call, next) : next(call);
     },

@@ -66,7 +66,10 @@ const SPEC = {
  *   the stopped run had scheduled it (never before the server's
  *   Retry-After, rate-limit reset or cooldown), with the failures in a row
  *   counted and the deadline kept; with `data: true`, conditional on the
- *   kept body's validators, which `onUpdate` gets first.
+ *   kept body's validators, which `onUpdate` gets first. Before
+ *   `shareTabs()` (`use: [checkpoint(...), shareTabs()]`, the other order
+ *   is refused), the tabs that resume it poll once for all, and only the
+ *   tab that polls writes it.
  * - **`pollOperation`** (`operation: { resume: checkpoint(...) }`): at the
  *   monitor, with no second start request; a start whose answer was lost is
  *   sent again only with its saved `Idempotency-Key` (else the call is
@@ -113,9 +116,14 @@ export function checkpoint(options: CheckpointOptions): Checkpointed {
   /** The feature that joins `session`'s loops (a poll, an operation's monitor polls): the start it gives each, and its hooks. */
   const joining = (session: Session): PollFeature => ({
     run<T>(call: PollCall<T>, next: PollRunner): Promise<T> {
+      const { record } = session;
       const from: LoopStart = {
-        validators: session.record.etag || session.record.lastModified ? { etag: session.record.etag ?? null, lastModified: session.record.lastModified ?? null } : null,
-        failures: session.record.failures,
+        // Read when the loop starts, which may be long after this call began: in a tab that takes over from
+        // another, the last body it got came from there, and its validators are not known here (see `got`).
+        get validators() {
+          return record.etag || record.lastModified ? { etag: record.etag ?? null, lastModified: record.lastModified ?? null } : null;
+        },
+        failures: record.failures,
       };
       loops.set(from, session);
       return next({ ...call, from });
@@ -135,7 +143,9 @@ export function checkpoint(options: CheckpointOptions): Checkpointed {
         const kept = session.record.data;
         // The body kept before the restart, first: the page shows the job as it was; a body that is terminal ends the poll here.
         if (kept !== undefined && session.resumed && (await call.sink.update(kept as T))) return kept as T;
-        return joining(session).run!({ ...call, timeout: session.timeout() }, next);
+        // Every body this caller gets is the last one it has, whichever tab polled it: a tab that takes over saves that one.
+        const sink = { update: (data: T) => (session.got(data), call.sink.update(data)), event: call.sink.event };
+        return joining(session).run!({ ...call, sink, timeout: session.timeout() }, next);
       };
       return session.settle(run(), [call.signal]);
     },

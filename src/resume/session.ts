@@ -81,6 +81,19 @@ export class Session {
       .finally(() => void (this.#outstanding -= 1));
   }
 
+  /**
+   * A body this call's caller got, from its own loop or from another tab's:
+   * the last one, kept (with `data`) whoever polled it. Its validators are
+   * kept only when this session's loop answered it (the same body): one that
+   * came from elsewhere makes the next request after a resume unconditional.
+   */
+  got(data: unknown): void {
+    if (!this.#settings.data || data === this.record.data) return;
+    this.record.data = data;
+    delete this.record.etag;
+    delete this.record.lastModified;
+  }
+
   /** Every write so far is done; rejects with the first that failed. */
   async flush(): Promise<void> {
     await this.#writes;

@@ -146,7 +146,7 @@ describe.skipIf(!hasChromium())('pollite/resume in Chromium: a page reloaded mid
     const [start] = api.requests(api.paths.start, 'POST');
     expect(api.requests(api.paths.start, 'POST')).toHaveLength(1);
     const monitor = api.requests(api.paths.monitor);
-    // Not coordinated (docs/resume.md): both tabs poll, but neither before the start's wait was over.
+    // Without shareTabs() (docs/resume.md) both tabs poll, but neither before the start's wait was over.
     for (const request of monitor) expect(request.at - start!.answered!).toBeGreaterThanOrEqual(2000);
     console.log(`resume-reload two tabs: 1 start, ${monitor.length} monitor requests, ${api.requests(api.paths.result).length} result requests`);
     await untilTrue(async () => (await stored(first, 'op3')) === null, 'the checkpoint to be deleted once both ended');

@@ -60,7 +60,7 @@ describe('fetchWithRetry with a checkpoint', () => {
   });
 
   it('refuses a resume option that is no checkpoint', async () => {
-    await expect(fetchWithRetry('http://127.0.0.1:2/', { retry: { resume: {} as never } })).rejects.toThrow(/`resume` to be a checkpoint/);
+    await expect(fetchWithRetry('http://127.0.0.1:2/', { retry: { resume: {} as never } })).rejects.toThrow(/`retry\.resume` to be a checkpoint/);
   });
 });
 

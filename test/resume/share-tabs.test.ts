@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { share, shareTabs } from '../../src/cooperate/index.js';
+import { requestFactory } from '../../src/http/request.js';
+import { poll, type PollEvent } from '../../src/index.js';
+import { shareKey } from '../../src/kit/index.js';
+import { checkpoint, memoryStore, readCheckpoint, type Checkpoint, type CheckpointStore } from '../../src/resume/index.js';
+import { sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { fakeLocks, TrackedChannel } from '../cooperate/helpers/fake-locks.js';
+import { until, untilWithTimers, virtualClock } from '../cooperate/helpers/virtual-clock.js';
+
+// A checkpoint and shareTabs() together, in Node: this realm is one tab (a
+// fake Web Locks manager on `navigator.locks`, Node's real
+// BroadcastChannel); "the tab that leads" is a lock request and a channel of
+// the test's own. Chromium runs the real thing: test/browser/resume-tabs.test.ts.
+
+let server: TestServer | undefined;
+let locks: ReturnType<typeof fakeLocks>;
+const saved = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+beforeEach(() => {
+  locks = fakeLocks();
+  Object.defineProperty(globalThis, 'navigator', { value: { locks }, configurable: true });
+});
+afterEach(async () => {
+  if (saved) Object.defineProperty(globalThis, 'navigator', saved);
+  else delete (globalThis as { navigator?: unknown }).navigator;
+  await server?.close();
+  server = undefined;
+});
+
+type Job = { n: number; done?: boolean };
+
+/** The Web Lock and BroadcastChannel of `url`'s poll: a checkpoint before shareTabs() is no part of what makes polls the same. */
+const nameOf = (url: string): string => `pollite:${createHash('sha256').update(shareKey(requestFactory(url, {}))!).digest('hex')}`;
+const described = (e: PollEvent): string => (e.type === 'share' ? `share:${e.role}` : e.type === 'wait' ? `wait:${e.delay}` : e.type === 'request' ? `request:${e.attempt}` : e.type);
+
+/** A checkpoint of `url`'s poll as the tab that polled before the reload left it. */
+const written = (url: string, fields: Partial<Checkpoint>): string =>
+  JSON.stringify({ v: 1, kind: 'poll', origin: new URL(url).origin, request: { method: 'GET', url }, url, failures: 0, savedAt: 1, ...fields });
+
+/** A memory store that also lists what this tab writes to it. */
+function loggedStore(): CheckpointStore & { entries: Map<string, string>; writes: Array<Checkpoint | 'deleted'> } {
+  const store = memoryStore();
+  const writes: Array<Checkpoint | 'deleted'> = [];
+  return {
+    entries: store.entries,
+    writes,
+    get: (key) => store.get(key),
+    set: (key, value) => {
+      writes.push(readCheckpoint(value, key));
+      return store.set(key, value);
+    },
+    delete: (key) => {
+      writes.push('deleted');
+      return store.delete(key);
+    },
+  };
+}
+
+/** Another tab that leads `url`'s poll: it holds the lock until `close()`, and talks on the poll's channel. */
+function otherTab(url: string): { channel: TrackedChannel; close(): void } {
+  let release = (): void => undefined;
+  void locks.request('pollite:other', {}, () => new Promise<void>((resolve) => (release = resolve)));
+  return { channel: new TrackedChannel(nameOf(url)), close: () => release() };
+}
+
+describe('checkpoint() before shareTabs(): the tab that takes over', () => {
+  it('saves the last body it was given (another tab polled it), not the one it found when it began, and without its validators', async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, { n: 11, done: true }));
+    const url = `${server.url}/job`;
+    const clock = virtualClock();
+    const store = loggedStore();
+    // The checkpoint this tab resumes: the job as it was at the reload, body 3, its wait over.
+    store.entries.set('job', written(url, { data: { n: 3 }, etag: '"3"', notBefore: clock.now() - 1000 }));
+    const leader = otherTab(url);
+    const events: PollEvent[] = [];
+    const updates: number[] = [];
+    const result = poll<Job>(url, {
+      use: [checkpoint({ store, key: 'job', data: true }), shareTabs()],
+      interval: 1000,
+      cooldown: false,
+      env: clock.env(),
+      isDone: (job) => job.done === true,
+      onUpdate: (job) => void updates.push(job.n),
+      onEvent: (e) => events.push(e),
+    });
+    await until(() => locks.names.includes(nameOf(url)), 'this tab in the queue');
+    // The leading tab polled body 10, and its next request is due in 5 s.
+    leader.channel.postMessage({ data: { n: 10 }, sentAt: clock.now() });
+    leader.channel.postMessage({ nextAt: clock.now() + 5000 });
+    await until(() => updates.length === 2, 'the body broadcast by the leader');
+    expect(store.writes).toEqual([]); // a follower writes nothing
+    leader.close();
+    await untilWithTimers(clock, () => events.some((e) => e.type === 'wait'), 'the takeover wait');
+    expect(events.map(described)).toEqual(['share:follower', 'share:leader', 'wait:5000']);
+    // Its first write, at the takeover's wait: body 10, not 3; body 10's validators are not known here.
+    expect(store.writes).toHaveLength(1);
+    expect(store.writes[0]).toMatchObject({ notBefore: clock.now() + 5000, data: { n: 10 } });
+    expect(store.writes[0]).not.toHaveProperty('etag');
+    await clock.advance(4999);
+    expect(server.requests).toHaveLength(0);
+    await clock.advance(1);
+    expect(await result).toEqual({ n: 11, done: true });
+    expect(updates).toEqual([3, 10, 11]);
+    expect(events.map(described).slice(3)).toEqual(['request:1', 'response']);
+    expect(server.requests[0]!.headers['if-none-match']).toBeUndefined();
+    expect(store.writes.at(-1)).toBe('deleted');
+    expect(store.entries.size).toBe(0);
+  });
+
+  it('waits out the saved wait once: its checkpoint holds it, and the handover ends at the same time (one wait, not two)', async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, { n: 1, done: true }));
+    const url = `${server.url}/job`;
+    const clock = virtualClock();
+    const store = loggedStore();
+    // Both tabs resumed during a 5 s wait; the other one leads, holding it, and closes 1 s in.
+    store.entries.set('job', written(url, { notBefore: clock.now() + 5000 }));
+    const leader = otherTab(url);
+    const events: PollEvent[] = [];
+    const result = poll<Job>(url, { use: [checkpoint({ store, key: 'job' }), shareTabs()], interval: 1000, cooldown: false, env: clock.env(), isDone: (job) => job.done === true, onEvent: (e) => events.push(e) });
+    await until(() => locks.names.includes(nameOf(url)), 'this tab in the queue');
+    leader.channel.postMessage({ nextAt: clock.now() + 5000 });
+    await until(() => events.length === 1, 'the leader heard');
+    await clock.advance(1000);
+    leader.close();
+    await untilWithTimers(clock, () => events.some((e) => e.type === 'wait'), 'the takeover wait');
+    expect(events.map(described)).toEqual(['share:follower', 'share:leader', 'wait:4000']);
+    await clock.advance(3999);
+    expect(server.requests).toHaveLength(0);
+    await clock.advance(1);
+    expect(await result).toEqual({ n: 1, done: true });
+    expect(events.map(described).slice(3)).toEqual(['request:1', 'response']);
+    expect(store.entries.size).toBe(0);
+  });
+});
+
+describe('checkpoint() after a feature that shares the loop', () => {
+  it.each([
+    ['shareTabs()', shareTabs],
+    ['share()', share],
+  ])('`[%s, checkpoint(...)]` is refused with a TypeError naming `use`, before anything is sent or saved', async (_name, sharing) => {
+    server = await startServer((_req, res) => sendJson(res, 200, { n: 1, done: true }));
+    const store = loggedStore();
+    const error = await poll(`${server.url}/job`, { use: [sharing(), checkpoint({ store, key: 'job' })], isDone: () => true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe('Expected `use` to be a list with `checkpoint()` before `share()` and `shareTabs()`: `use: [checkpoint(...), shareTabs()]`');
+    expect(server.requests).toHaveLength(0);
+    expect(store.writes).toEqual([]);
+  });
+});
