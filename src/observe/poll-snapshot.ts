@@ -36,8 +36,9 @@ export type PollSnapshot<TData> =
   /**
    * Polling: a request in flight, or the next one scheduled. `data` is the
    * last 2xx body (undefined before the first). `nextAttemptAt` (epoch ms)
-   * is set while waiting after a failure, a Retry-After or an origin
-   * cooldown; the interval wait after a success leaves it unset. `paced`:
+   * is set while waiting after a failure, a Retry-After (a 2xx's pacing
+   * signal included) or an origin cooldown; the interval wait after a
+   * success leaves it unset. `paced`:
    * that wait is the server's (a Retry-After, a cooldown), not a failure's.
    * `paused`: nothing is sent because the page is hidden or offline (or,
    * with `pauseWhenBlurred()`, the window lost the focus).
@@ -59,7 +60,9 @@ export type PollSnapshot<TData> =
       readonly paused: boolean;
       /**
        * True while waiting because the server asked: a Retry-After or a
-       * rate-limit reset of a second or more (not counted as a failure), or
+       * rate-limit reset of a second or more (not counted as a failure), a
+       * wait a 2xx's pacing signal set (its `wait` event has a `source`:
+       * Retry-After, X-Poll-Interval, a rate limit; an operation's 202), or
        * an origin cooldown another request to the same origin was told.
        * Then `nextAttemptAt` is set and `attempt` is no failure: show "busy",
        * not "attempt 1 of 9 failed". False while a request is in flight,
@@ -143,6 +146,13 @@ export function applyPollEvent<TData>(snapshot: PollSnapshot<TData>, event: Poll
     attempt = event.attempt;
     nextAttemptAt = event.at;
     paced = event.paced === true;
+  } else if (event.type === 'wait') {
+    // A wait the server asked for after a 2xx (its Retry-After, X-Poll-Interval, rate limit): counted down, and
+    // shown as the server's; the interval's own wait (no `source`) is not.
+    if (event.source) {
+      nextAttemptAt = event.at;
+      paced = true;
+    }
   } else if (event.type === 'cooldown') {
     // Another request to this origin was told to wait: this one waits as long, at the server's word.
     nextAttemptAt = event.at;

@@ -3,7 +3,7 @@ import { HttpError } from '../errors/http-error.js';
 import { redactUrl } from '../errors/redact-url.js';
 import { timeoutError } from '../errors/timeout-error.js';
 import { checkInput } from '../http/check-input.js';
-import { serverWait } from '../http/server-wait.js';
+import { serverSays, type WaitSource } from '../http/server-wait.js';
 import { spread } from '../policy/spread.js';
 import { requestFactory, type RequestFactory } from '../http/request.js';
 import { refuse } from '../options/check.js';
@@ -143,6 +143,8 @@ export async function pollOperation<TResult = unknown, TStatus = unknown>(input:
   async function follow(): Promise<TResult> {
     let story: OperationStart;
     let first = 0;
+    /** The signal of the start answer that set the first wait, if the server asked for it. */
+    let source: WaitSource | undefined;
     if (run?.monitor) {
       // The start was answered before: its monitor is polled, no sooner than the saved wait (the checkpoint holds).
       story = { url: start.url, method: start.method, location: run.monitor.location, monitor: { url: run.monitor.url, via: run.monitor.via } };
@@ -155,9 +157,11 @@ export async function pollOperation<TResult = unknown, TStatus = unknown>(input:
       const { sent } = started;
       story = started.story;
       // The start answer's wait (its Retry-After, a rate-limit reset), spread under the cap as the engine spreads a 2xx's; else the interval.
-      const asked = serverWait(sent.status, sent.headers, env.now());
+      const said = serverSays(sent.status, sent.headers, env.now());
+      const asked = said && !said.stop ? said : null;
       const interval = preferred ? preferred.firstWait(sent, o.interval, env.now()) : o.interval;
-      first = asked === null ? interval : spread(asked, env.random(), o.maxRetryAfter);
+      first = asked === null ? interval : spread(asked.ms, env.random(), o.maxRetryAfter);
+      source = asked?.source;
       await run?.polling({ url: story.monitor.url, via: story.monitor.via, location: story.location }, env.now() + first);
     }
     const { monitor } = story;
@@ -169,7 +173,7 @@ export async function pollOperation<TResult = unknown, TStatus = unknown>(input:
       ...(signal && { signal }),
       timeout: left(),
       // preferWait first: its run adds Prefer before a sharing feature keys the poll, and joins its pace last.
-      use: [...(own.preferWait ? [preferWait(own.preferWait)] : []), ...(o.poll.use ?? []), run ? run.feature : firstWait(first)],
+      use: [...(own.preferWait ? [preferWait(own.preferWait)] : []), ...(o.poll.use ?? []), run ? run.feature : firstWait(first, source)],
       parse: (response) => answerOf(response, monitor.url, (r) => readStatus(r, own.parse)) as Promise<OperationAnswer<TStatus>>,
       onUpdate: (answer) => own.onUpdate?.(answer.body),
       ...(own.onEvent && { onEvent: own.onEvent }),

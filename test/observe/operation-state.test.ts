@@ -67,6 +67,8 @@ describe('createOperationState against a real server, in an injected clock', () 
     await until(() => clock.pending() > 0 && server!.requests.length === 1, 'the wait after the start');
     // random() is 0: the 3 s the start answer asked for, not the 1 s interval.
     expect(clock.delays.at(-1)).toBe(3000);
+    // Shown as the server's wait, counted down: "busy, next check in 3 s".
+    expect(state.getSnapshot()).toMatchObject({ status: 'polling', paced: true, nextAttemptAt: clock.now() + 3000 });
     clock.advance(2999);
     await settle();
     expect(lines(server)).toEqual(['POST /reports']);

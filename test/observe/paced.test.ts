@@ -85,6 +85,13 @@ describe('applyPollEvent: paced', () => {
     expect(applyPollEvent(paced, retry(true))).toBe(paced);
   });
 
+  it("a wait a 2xx's pacing signal set (its source) is counted down and paced; the interval's is not", () => {
+    const waiting = polling({});
+    expect(applyPollEvent(waiting, { type: 'wait', delay: 3000, at: 4000, source: 'retry-after' })).toMatchObject({ nextAttemptAt: 4000, paced: true });
+    expect(applyPollEvent(waiting, { type: 'wait', delay: 60_000, at: 61_000, source: 'x-poll-interval' })).toMatchObject({ nextAttemptAt: 61_000, paced: true });
+    expect(applyPollEvent(waiting, { type: 'wait', delay: 1000, at: 2000 })).toBe(waiting);
+  });
+
   it('changes nothing but a polling snapshot', () => {
     const idle: PollSnapshot<Job> = { status: 'idle', data: undefined, error: undefined, attempt: 0, limit: 9, nextAttemptAt: undefined, paused: false, paced: false };
     expect(applyPollEvent(idle, retry(true))).toBe(idle);

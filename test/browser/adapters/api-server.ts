@@ -6,10 +6,17 @@ import { sendJson, startServer, type SeenRequest, type TestServer } from '../../
 /** One scripted answer of the API. */
 export type Answer = (res: ServerResponse, seen: SeenRequest) => void;
 
+/** When each API request arrived, and when its answer left (once `json` sent one), epoch ms. */
+const arrived = new WeakMap<SeenRequest, number>();
+const answered = new WeakMap<SeenRequest, number>();
+
 export const json =
   (status: number, body: unknown = {}, headers: Record<string, string> = {}): Answer =>
-  (res) =>
+  (res, seen) => {
+    // Before the answer is written: the client cannot have it, nor any wait it asks for, earlier.
+    answered.set(seen, Date.now());
     sendJson(res, status, body, { 'cache-control': 'no-store', ...headers });
+  };
 
 /** The page and a scripted JSON API under /api/, on 127.0.0.1, recording every request and every one the client gave up on. */
 export interface ApiServer {
@@ -22,6 +29,8 @@ export interface ApiServer {
   aborted(path: string): SeenRequest[];
   /** An answer that never comes: the request stays open until the client aborts it. */
   hold: Answer;
+  /** When `request` arrived, and when its answer left (a `json` one), epoch ms: a wait the client kept, as the server saw it. */
+  timing(request: SeenRequest): { arrived: number; answered: number | undefined };
   close(): Promise<void>;
 }
 
@@ -34,6 +43,7 @@ export async function startApiServer(pageDir: string): Promise<ApiServer> {
   const server: TestServer = await startServer((_req, res, seen) => {
     const path = seen.path.split('?')[0]!;
     if (path.startsWith('/api/')) {
+      arrived.set(seen, Date.now());
       const script = scripts.get(path) ?? [json(404)];
       const n = served.get(path) ?? 0;
       served.set(path, n + 1);
@@ -56,6 +66,7 @@ export async function startApiServer(pageDir: string): Promise<ApiServer> {
     requests: (path) => server.requests.filter((r) => r.path === path),
     aborted: (path) => aborted.filter((r) => r.path === path),
     hold: (res, seen) => void res.on('close', () => res.writableEnded || aborted.push(seen)),
+    timing: (request) => ({ arrived: arrived.get(request)!, answered: answered.get(request) }),
     close: () => server.close(),
   };
 }

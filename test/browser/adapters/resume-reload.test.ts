@@ -7,20 +7,25 @@ import { checkpointOf, untilTrue, waitAsked } from '../resume-reload/waits.js';
 import { buildPage, type Framework } from './build-page.js';
 
 // Issue 37's proof for each framework adapter and for pollite/observe, in
-// Chromium: a component starts a job (a POST with an Idempotency-Key and a
-// checkpoint) and watches it (`usePoll`/`createPoll` with a checkpoint in
-// `use`, keeping the last body); the page is reloaded during the monitor's
-// Retry-After wait and during a request to it, and the component that
-// mounts with the saved state continues the same job: no second start, no
-// request before the server's wait was over (gaps measured on the server
-// from when its answer left), the kept body shown before the first request
-// after the reload, that request conditional on it, and the result shown.
+// Chromium, for the two ways a component runs a job. The recipe of
+// docs/frameworks.md: it starts the job (a POST with an Idempotency-Key and
+// a checkpoint) and watches it (`usePoll`/`createPoll` with a checkpoint in
+// `use`, keeping the last body). The operation hook (`?app=operation`):
+// one call, `usePollOperation`/`createPollOperation`/`createOperationState`,
+// with an Idempotency-Key and a checkpoint in `operation.resume`. The page
+// is reloaded during a Retry-After wait and during a request, and the
+// component that mounts with the saved state continues the same job: no
+// second start, no request before the server's wait was over (gaps
+// measured on the server from when its answer left), and the result shown.
 // Each page is built with Vite from ./resume-pages/<framework>/.
 
 /** The server's Retry-After, s: long enough that a loaded machine still reloads within it (`waitAsked` fails loudly if not). */
 const WAIT = 3;
 
 const SURFACES: Array<Framework | 'observe'> = ['react', 'vue', 'svelte', 'solid', 'observe'];
+
+/** The operation hook of each surface. */
+const OPERATION_CALL = { react: 'usePollOperation', vue: 'usePollOperation', svelte: 'createPollOperation', solid: 'createPollOperation', observe: 'createOperationState' } as const;
 
 describe.skipIf(!hasChromium())('pollite/resume with the adapters in Chromium: a component reloaded mid-job', () => {
   let chromium: Awaited<ReturnType<typeof launchChromium>>;
@@ -127,6 +132,91 @@ describe.skipIf(!hasChromium())('pollite/resume with the adapters in Chromium: a
           expect(api.requests(api.paths.monitor)).toHaveLength(1);
           expect(await checkpointOf(page, `pollite:start:${name}`)).toBeNull();
           expect(await checkpointOf(page, `pollite:job:${name}`)).toBeNull();
+          expect(errors).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      });
+
+      it(`${OPERATION_CALL[surface]}: reloaded during its 202's Retry-After and during a monitor request: one start, nothing early, the progress, then the result shown`, async () => {
+        const name = `${surface}op1`;
+        const api = server.job({
+          name,
+          startRetryAfter: WAIT,
+          monitor: ['hold', { body: { status: 'Running', percent: 50 } }, { body: { status: 'Succeeded', resourceLocation: `/api/${name}/result` } }],
+          result: { rows: 42 },
+        });
+        const page: Page = await chromium.context.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (error) => errors.push(error.message));
+        const attr = async (name: string): Promise<string> => (await page.getAttribute('[data-testid=job]', `data-${name}`)) ?? '';
+        const stored = () => checkpointOf(page, `pollite:report:${name}`);
+        try {
+          await page.goto(`${server.url}/?app=operation&job=${name}`);
+
+          // 1. Started, answered 202 with Retry-After: 3; reloaded during that wait, once the checkpoint names the monitor.
+          await untilTrue(async () => (await stored())?.url?.endsWith(api.paths.monitor) === true, 'the checkpoint to name the monitor');
+          waitAsked(api, 'the start');
+          await page.reload();
+
+          // 2. The operation mounts at its monitor, polled no sooner than asked; held, and reloaded during it.
+          await untilTrue(() => api.requests(api.paths.monitor).length === 1, 'the first monitor request');
+          await page.reload();
+          await untilTrue(() => api.aborted().length === 1, 'the held request to be aborted by the reload');
+
+          // 3. Mounted again: the operation continues to its end.
+          await untilTrue(async () => (await attr('status')) === 'done' || (await attr('status')) === 'error', 'the operation to end', 30_000);
+          expect(await attr('error')).toBe('');
+          expect(JSON.parse(await attr('data'))).toEqual({ rows: 42 });
+          // This load showed the monitor's progress, then the result.
+          const trail = await page.evaluate(() => window.trail);
+          const running = trail.indexOf('data-progress={"status":"Running","percent":50}');
+          expect(running).toBeGreaterThanOrEqual(0);
+          expect(trail.indexOf('data-data={"rows":42}')).toBeGreaterThan(running);
+
+          const starts = api.requests(api.paths.start, 'POST');
+          const monitor = api.requests(api.paths.monitor);
+          expect(starts).toHaveLength(1);
+          expect(starts[0]!.headers['idempotency-key']).toMatch(/\S/);
+          // The held one (aborted by the reload), the Running one, the Succeeded one; then the result, once.
+          expect(monitor).toHaveLength(3);
+          expect(api.requests(api.paths.result)).toHaveLength(1);
+          expect(api.early()).toEqual([]);
+          expect(monitor[0]!.gap).toBeGreaterThanOrEqual(WAIT * 1000);
+          console.log(`resume-reload ${surface} ${OPERATION_CALL[surface]}: ${starts.length} start, ${monitor.length} monitor requests; first poll after Retry-After: ${WAIT} → ${monitor[0]!.gap} ms`);
+          // The call ended: its checkpoint is gone.
+          expect(await stored()).toBeNull();
+          expect(errors).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      });
+
+      it(`${OPERATION_CALL[surface]}: reloaded during the start request: sent again with the key it was sent with, never a new one, and the result shown`, async () => {
+        const name = `${surface}op2`;
+        const api = server.job({ name, holdStarts: 1, startRetryAfter: 1, monitor: [{ body: { status: 'Succeeded', resourceLocation: `/api/${name}/result` } }], result: { rows: 7 } });
+        const page: Page = await chromium.context.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (error) => errors.push(error.message));
+        const attr = async (name: string): Promise<string> => (await page.getAttribute('[data-testid=job]', `data-${name}`)) ?? '';
+        const stored = () => checkpointOf(page, `pollite:report:${name}`);
+        try {
+          await page.goto(`${server.url}/?app=operation&job=${name}`);
+          await untilTrue(() => api.requests(api.paths.start, 'POST').length === 1, 'the start request');
+          // The key is in the store before the start is sent.
+          expect((await stored())?.idempotencyKey).toBe(api.requests(api.paths.start, 'POST')[0]!.headers['idempotency-key']);
+          await page.reload();
+          await untilTrue(async () => (await attr('status')) === 'done' || (await attr('status')) === 'error', 'the operation to end', 30_000);
+          expect(await attr('error')).toBe('');
+          expect(JSON.parse(await attr('data'))).toEqual({ rows: 7 });
+          const starts = api.requests(api.paths.start, 'POST');
+          // Two start requests, one key: the first's answer was lost to the reload; a server that honours the key runs the job once.
+          expect(starts).toHaveLength(2);
+          expect(api.aborted()).toHaveLength(1);
+          expect(starts[1]!.headers['idempotency-key']).toBe(starts[0]!.headers['idempotency-key']);
+          expect(api.requests(api.paths.monitor)).toHaveLength(1);
+          expect(api.early()).toEqual([]);
+          expect(await stored()).toBeNull();
           expect(errors).toEqual([]);
         } finally {
           await page.close();

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SeenRequest } from '../../helpers/server.js';
 import { hasChromium, launchChromium } from '../helpers/chromium.js';
 import { json, startApiServer, type ApiServer } from './api-server.js';
 import { buildPage, type Framework } from './build-page.js';
@@ -11,9 +12,15 @@ import type { Config } from './pages/harness.js';
 // the server, what the page showed from the DOM (and every value it ever
 // showed, recorded by a MutationObserver in the page). Offline is real
 // (`context.setOffline`); visibility is emulated in the page, since headless
-// Chromium reports every page visible (see ../playground.test.ts).
+// Chromium reports every page visible (see ../playground.test.ts). The
+// operation panel (`usePollOperation`, `createPollOperation`) runs a POST
+// answered 202 with an Operation-Location, its monitor, and its result.
 
-const base = (): Config => ({ poll: { url: null, interval: 200, retries: 3, backoffMs: 200 }, fetch: { url: null, retries: 3, backoffMs: 200 } });
+const base = (): Config => ({
+  poll: { url: null, interval: 200, retries: 3, backoffMs: 200 },
+  fetch: { url: null, retries: 3, backoffMs: 200 },
+  operation: { url: null, interval: 200, retries: 3 },
+});
 
 async function waitFor(condition: () => Promise<boolean> | boolean, what: string, ms = 10_000): Promise<void> {
   const giveUpAt = Date.now() + ms;
@@ -69,6 +76,13 @@ export function adapterSuite(framework: Framework): void {
     const seen = async (id: string, name: string): Promise<string[]> =>
       (await page!.evaluate((key) => window.seen[key] ?? [], `${id}:data-${name}`)).filter(Boolean);
     const statusIs = (id: string, status: string) => async () => (await attr(id, 'status')) === status;
+    /** The operation's start (a POST answered 202), its monitor and its result, each this test's own. */
+    const operation = () => ({ start: path('o'), monitor: path('om'), result: path('or') });
+    /** The 202 naming the monitor, with a Retry-After (s) when given. */
+    const accepted = (monitor: string, retryAfter?: number) => json(202, {}, { 'operation-location': monitor, ...(retryAfter !== undefined && { 'retry-after': String(retryAfter) }) });
+    const operationEvents = (): Promise<string[]> => page!.evaluate(() => window.operationEvents);
+    /** ms from when `before`'s answer left the server to when `after` arrived there. */
+    const gap = (before: SeenRequest, after: SeenRequest): number => api.timing(after).arrived - api.timing(before).answered!;
 
     it('sends one request per mount', async () => {
       api.script(path('p'), [json(200, { status: 'done' })]);
@@ -195,6 +209,111 @@ export function adapterSuite(framework: Framework): void {
         expect(api.requests(path(id))).toHaveLength(3);
       });
     }
+
+    it('operation: one start per mount, the first poll no sooner than its 202 asked, the progress shown, then the result', async () => {
+      const { start, monitor, result } = operation();
+      api.script(start, [accepted(monitor, 1)]);
+      api.script(monitor, [json(200, { status: 'Running', percent: 40 }), json(200, { status: 'Running', percent: 80 }), json(200, { status: 'Succeeded', resourceLocation: result })]);
+      api.script(result, [json(200, { rows: 42 })]);
+      await open((c) => (c.operation.url = start));
+      await waitFor(statusIs('operation', 'done'), 'the operation to finish');
+      await pause(500);
+      // One start, under React's <StrictMode> too (its mount, unmount and remount): a POST with its body and a key.
+      const starts = api.requests(start);
+      expect(starts.map((r) => r.method)).toEqual(['POST']);
+      expect(starts[0]!.body).toBe('{"month":"2025-01"}');
+      expect(starts[0]!.headers['content-type']).toBe('application/json');
+      expect(starts[0]!.headers['idempotency-key']).toMatch(/\S/);
+      const polls = api.requests(monitor);
+      expect(polls.map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
+      // The polls carry neither the start's body headers nor its key.
+      for (const poll of polls) expect([poll.headers['content-type'], poll.headers['idempotency-key']]).toEqual([undefined, undefined]);
+      // Retry-After: 1 on the 202, measured at the server from when it left.
+      expect(gap(starts[0]!, polls[0]!)).toBeGreaterThanOrEqual(1000);
+      expect(api.requests(result).map((r) => r.method)).toEqual(['GET']);
+      expect(await attr('operation', 'data')).toBe('{"rows":42}');
+      expect(await attr('operation', 'error')).toBe('');
+      const bodies = ['{"status":"Running","percent":40}', '{"status":"Running","percent":80}', `{"status":"Succeeded","resourceLocation":"${result}"}`];
+      expect(await seen('operation', 'progress')).toEqual(bodies);
+      expect(await seen('operation', 'data')).toEqual(['{"rows":42}']);
+      // Each body of the monitor shown in turn, all before the result.
+      const trail = (await page!.evaluate(() => window.trail)).filter((entry) => entry.startsWith('operation:'));
+      const order = [...bodies.map((body) => `data-progress=${body}`), 'data-data={"rows":42}'].map((entry) => trail.indexOf(`operation:${entry}`));
+      expect(order.filter((index) => index < 0)).toEqual([]);
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+      expect(await seen('operation', 'status')).not.toContain('error');
+    });
+
+    it('operation: a failed operation is shown as an error, the OperationFailedError with what the server said; no result is fetched', async () => {
+      const { start, monitor, result } = operation();
+      const failed = { status: 'Failed', error: { code: 'BadArgument', message: 'The disk name is invalid' }, resourceLocation: result };
+      api.script(start, [accepted(monitor)]);
+      api.script(monitor, [json(200, { status: 'Running', percent: 10 }), json(200, failed)]);
+      api.script(result, [json(200, { rows: 1 })]);
+      await open((c) => (c.operation.url = start));
+      await waitFor(statusIs('operation', 'error'), 'the operation to fail');
+      expect(await attr('operation', 'error')).toBe('OperationFailedError');
+      expect(await attr('operation', 'failed')).toBe('failed');
+      expect(await attr('operation', 'message')).toBe(`The operation at ${api.url}${monitor} failed: BadArgument: The disk name is invalid`);
+      expect(await attr('operation', 'progress')).toBe(JSON.stringify(failed));
+      expect(await attr('operation', 'data')).toBe('');
+      await pause(500);
+      expect(api.requests(start)).toHaveLength(1);
+      expect(api.requests(monitor)).toHaveLength(2);
+      expect(api.requests(result)).toEqual([]);
+    });
+
+    it('operation: Stop during the wait its 202 asked for: idle, and nothing more is sent, not even once the wait is over', async () => {
+      const { start, monitor } = operation();
+      api.script(start, [accepted(monitor, 2)]);
+      api.script(monitor, [json(200, { status: 'Running' })]);
+      await open((c) => (c.operation.url = start));
+      // The page's onEvent got the wait before the first poll: the start is answered, the monitor not yet asked.
+      await waitFor(async () => (await operationEvents()).includes('wait'), 'the wait before the first poll');
+      await page!.click('[data-testid=operation-stop]');
+      await waitFor(statusIs('operation', 'idle'), 'the operation to stop');
+      // A stop that came after the wait would prove nothing: a machine too loaded to stop within 2 s fails loudly.
+      if ((await operationEvents()).includes('request')) throw new Error('the stop came after the wait was over');
+      // Until the wait asked is over (2 s from when the 202 left), and a second more for a loaded machine.
+      await pause(api.timing(api.requests(start)[0]!).answered! + 3000 - Date.now());
+      expect(api.requests(start)).toHaveLength(1);
+      expect(api.requests(monitor)).toEqual([]);
+      expect(await operationEvents()).not.toContain('request');
+      expect(await attr('operation', 'error')).toBe('');
+      expect(await attr('operation', 'progress')).toBe('');
+    });
+
+    it('operation: unmounting during a poll of the monitor aborts it, and nothing more is sent', async () => {
+      const { start, monitor } = operation();
+      api.script(start, [accepted(monitor)]);
+      api.script(monitor, [json(200, { status: 'Running', percent: 50 }), api.hold]);
+      await open((c) => (c.operation.url = start));
+      await waitFor(() => api.requests(monitor).length === 2, 'the second poll');
+      expect(await attr('operation', 'progress')).toBe('{"status":"Running","percent":50}');
+      await page!.evaluate(() => window.harness.unmount());
+      await waitFor(() => api.aborted(monitor).length === 1, 'the abort of the poll in flight');
+      await pause(1000);
+      expect(api.requests(start)).toHaveLength(1);
+      expect(api.requests(monitor)).toHaveLength(2);
+    });
+
+    it('operation: a null url starts nothing; given one, the operation starts once', async () => {
+      const { start, monitor } = operation();
+      api.script(start, [accepted(monitor)]);
+      api.script(monitor, [json(200, { status: 'Succeeded' })]);
+      api.script(path('p'), [json(200, { status: 'done' })]);
+      await open((c) => (c.poll.url = path('p')));
+      await waitFor(statusIs('poll', 'done'), 'the poll to finish');
+      expect(await attr('operation', 'status')).toBe('idle');
+      expect(api.requests(start)).toEqual([]);
+      await page!.evaluate((url) => window.harness.setUrls({ operation: url }), start);
+      await waitFor(statusIs('operation', 'done'), 'the operation to finish');
+      await pause(500);
+      expect(api.requests(start).map((r) => r.method)).toEqual(['POST']);
+      expect(api.requests(monitor)).toHaveLength(1);
+      // No resourceLocation, no Location: the result is the final body.
+      expect(await attr('operation', 'data')).toBe('{"status":"Succeeded"}');
+    });
 
     it('Retry starts again from attempt 1 after an error', async () => {
       api.script(path('p'), [json(404), json(200, { status: 'done' })]);

@@ -1,12 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import type { FetchView, PollView } from '../../../../../src/observe/index.js';
-import { useFetchWithRetry, usePoll } from '../../../../../src/react/index.js';
-import { attributes, fetchOptions, install, pollOptions, type Body, type Config } from '../harness.js';
+import type { FetchView, OperationView, PollView } from '../../../../../src/observe/index.js';
+import { useFetchWithRetry, usePoll, usePollOperation } from '../../../../../src/react/index.js';
+import { attributes, fetchOptions, install, operationAttributes, operationOptions, pollOptions, type Body, type Config, type Progress, type Report } from '../harness.js';
 
-function View({ id, view }: { id: string; view: PollView<Body> | FetchView<Body> }) {
+function View({ id, view, shown = attributes(view) }: { id: string; view: PollView<Body> | FetchView<Body> | OperationView<Report, Progress>; shown?: Record<string, string> }) {
   return (
-    <section data-testid={id} {...attributes(view)}>
+    <section data-testid={id} {...shown}>
       <button data-testid={`${id}-retry`} onClick={view.retry}>Retry</button>
       <button data-testid={`${id}-retry-now`} onClick={view.retryNow}>Try now</button>
       <button data-testid={`${id}-stop`} onClick={view.stop}>Stop</button>
@@ -17,10 +17,12 @@ function View({ id, view }: { id: string; view: PollView<Body> | FetchView<Body>
 function App({ config }: { config: Config }) {
   const poll = usePoll(config.poll.url, pollOptions(config.poll));
   const report = useFetchWithRetry(config.fetch.url, fetchOptions(config.fetch));
+  const operation = usePollOperation<Report, Progress>(config.operation.url, operationOptions(config.operation));
   return (
     <>
       <View id="poll" view={poll} />
       <View id="fetch" view={report} />
+      <View id="operation" view={operation} shown={operationAttributes(operation)} />
     </>
   );
 }
@@ -36,7 +38,8 @@ install({
     render();
   },
   setUrls(urls) {
-    current = { poll: { ...current!.poll, url: urls.poll ?? current!.poll.url }, fetch: { ...current!.fetch, url: urls.fetch ?? current!.fetch.url } };
+    const { poll, fetch, operation } = current!;
+    current = { poll: { ...poll, url: urls.poll ?? poll.url }, fetch: { ...fetch, url: urls.fetch ?? fetch.url }, operation: { ...operation, url: urls.operation ?? operation.url } };
     render();
   },
   unmount() {

@@ -1,13 +1,13 @@
 import { createSignal } from 'solid-js';
 import html from 'solid-js/html';
 import { render } from 'solid-js/web';
-import type { FetchView, PollView } from '../../../../../src/observe/index.js';
-import { createFetchWithRetry, createPoll } from '../../../../../src/solid/index.js';
-import { attributes, fetchOptions, install, pollOptions, type Body, type Config } from '../harness.js';
+import type { FetchView, OperationView, PollView } from '../../../../../src/observe/index.js';
+import { createFetchWithRetry, createPoll, createPollOperation } from '../../../../../src/solid/index.js';
+import { attributes, fetchOptions, install, operationAttributes, operationOptions, pollOptions, type Body, type Config, type Progress, type Report } from '../harness.js';
 
 // solid-js/html: Solid's fine-grained templates without a JSX build step; each `() => ...` is a reactive binding.
-const view = (id: string, v: PollView<Body> | FetchView<Body>) => {
-  const attr = (name: string) => () => attributes(v)[name];
+const view = (id: string, v: PollView<Body> | FetchView<Body> | OperationView<Report, Progress>, shown = () => attributes(v)) => {
+  const attr = (name: string) => () => shown()[name] ?? '';
   return html`<section
     data-testid=${id}
     data-status=${attr('data-status')}
@@ -20,6 +20,9 @@ const view = (id: string, v: PollView<Body> | FetchView<Body>) => {
     data-line=${attr('data-line')}
     data-data=${attr('data-data')}
     data-error=${attr('data-error')}
+    data-progress=${attr('data-progress')}
+    data-message=${attr('data-message')}
+    data-failed=${attr('data-failed')}
   >
     <button data-testid=${`${id}-retry`} onClick=${() => v.retry()}>Retry</button>
     <button data-testid=${`${id}-retry-now`} onClick=${() => v.retryNow()}>Try now</button>
@@ -39,12 +42,17 @@ install({
       // Accessors: the url follows the signal; the options are read (untracked) when polling starts.
       const poll = createPoll(() => config().poll.url, () => pollOptions(config().poll));
       const report = createFetchWithRetry(() => config().fetch.url, () => fetchOptions(config().fetch));
-      return [view('poll', poll), view('fetch', report)];
+      const operation = createPollOperation<Report, Progress>(() => config().operation.url, () => operationOptions(config().operation));
+      return [view('poll', poll), view('fetch', report), view('operation', operation, () => operationAttributes(operation))];
     }, document.getElementById('app')!);
   },
   setUrls(urls) {
     const now = config();
-    setConfig!({ poll: { ...now.poll, url: urls.poll ?? now.poll.url }, fetch: { ...now.fetch, url: urls.fetch ?? now.fetch.url } });
+    setConfig!({
+      poll: { ...now.poll, url: urls.poll ?? now.poll.url },
+      fetch: { ...now.fetch, url: urls.fetch ?? now.fetch.url },
+      operation: { ...now.operation, url: urls.operation ?? now.operation.url },
+    });
   },
   unmount() {
     dispose?.();

@@ -12,6 +12,7 @@ install({
   setUrls(urls) {
     if (urls.poll !== undefined) props.config.poll.url = urls.poll;
     if (urls.fetch !== undefined) props.config.fetch.url = urls.fetch;
+    if (urls.operation !== undefined) props.config.operation.url = urls.operation;
   },
   unmount() {
     if (app) void unmount(app);

@@ -1,11 +1,11 @@
 import { createEffect, createSignal } from 'solid-js';
 import html from 'solid-js/html';
 import { render } from 'solid-js/web';
-import { createFetchWithRetry, createPoll } from '../../../../../src/solid/index.js';
+import { createFetchWithRetry, createPoll, createPollOperation } from '../../../../../src/solid/index.js';
 import { attributes, pollOptions, recordShown, savedMonitor, startOptions, startUrl, type Job } from '../app.js';
+import { operationAttributes, operationHook, operationOptions, operationUrl, recordTrail, type Progress, type Report } from '../operation-app.js';
 
-recordShown();
-render(() => {
+const App = () => {
   const [monitor, setMonitor] = createSignal(savedMonitor());
   const start = createFetchWithRetry<string>(() => startUrl(monitor()), startOptions);
   createEffect(() => {
@@ -21,4 +21,20 @@ render(() => {
     data-start=${attr('data-start')}
     data-start-error=${attr('data-start-error')}
   ></section>`;
-}, document.getElementById('app')!);
+};
+
+const OperationApp = () => {
+  const report = createPollOperation<Report, Progress>(operationUrl, operationOptions);
+  const attr = (name: string) => () => operationAttributes(report)[name];
+  return html`<section
+    data-testid="job"
+    data-status=${attr('data-status')}
+    data-progress=${attr('data-progress')}
+    data-data=${attr('data-data')}
+    data-error=${attr('data-error')}
+  ></section>`;
+};
+
+recordShown();
+recordTrail();
+render(operationHook ? OperationApp : App, document.getElementById('app')!);

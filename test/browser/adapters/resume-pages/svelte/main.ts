@@ -1,6 +1,9 @@
 import { mount } from 'svelte';
 import { recordShown } from '../app.js';
+import { operationHook, recordTrail } from '../operation-app.js';
 import App from './App.svelte';
+import Operation from './Operation.svelte';
 
 recordShown();
-mount(App, { target: document.getElementById('app')! });
+recordTrail();
+mount(operationHook ? Operation : App, { target: document.getElementById('app')! });

@@ -1,6 +1,7 @@
 import { createApp, defineComponent, h, ref, watchEffect } from 'vue';
-import { useFetchWithRetry, usePoll } from '../../../../../src/vue/index.js';
+import { useFetchWithRetry, usePoll, usePollOperation } from '../../../../../src/vue/index.js';
 import { attributes, pollOptions, recordShown, savedMonitor, startOptions, startUrl, type Job } from '../app.js';
+import { operationAttributes, operationHook, operationOptions, operationUrl, recordTrail, type Progress, type Report } from '../operation-app.js';
 
 const App = defineComponent({
   setup() {
@@ -14,5 +15,13 @@ const App = defineComponent({
   },
 });
 
+const OperationApp = defineComponent({
+  setup() {
+    const report = usePollOperation<Report, Progress>(operationUrl, operationOptions);
+    return () => h('section', { 'data-testid': 'job', ...operationAttributes(report) });
+  },
+});
+
 recordShown();
-createApp(App).mount('#app');
+recordTrail();
+createApp(operationHook ? OperationApp : App).mount('#app');
