@@ -20,6 +20,13 @@ const command = (client: object, args: string[]): Promise<unknown> => {
 
 const settle = <T>(promise: Promise<T>): Promise<T | Error> => promise.catch((error: Error) => error);
 
+/**
+ * The workers' lease, ms. A lease is renewed every third of it by a timer of this process, so a busy machine's stall
+ * of the process longer than two thirds of it lets it run out while its worker lives: 300 ms did (a 200 ms stall, at
+ * a load average of 17), and a held checkpoint was then an orphan. Only get() waits one out (a second).
+ */
+const LEASE = 1000;
+
 describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('clusterCheckpoints() with %s', (kind) => {
   it('keeps what it is given under the prefix, in one hash slot per name, with a TTL; deleted, nothing is left', async () => {
     const { cluster: c, client, prefix } = await cluster({ kind });
@@ -41,8 +48,8 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('clusterCheckp
   });
 
   it('one worker at a time: another’s write is refused while the lease runs, and one that held it and lost it is refused too', async () => {
-    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 600 });
-    const b = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 600 });
+    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: LEASE });
+    const b = clusterCheckpoints((await cluster({ kind })).cluster, { lease: LEASE });
     await a.set('k', 'one');
     const refused = await settle(b.set('k', 'two'));
     expect(isCheckpointLeaseError(refused) && refused.reason).toBe('held');
@@ -58,8 +65,8 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('clusterCheckp
   });
 
   it('a worker whose lease was taken over while it held the checkpoint (it froze): its writes and delete are refused, the taker’s checkpoint kept', async () => {
-    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 300 });
-    const b = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 300 });
+    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: LEASE });
+    const b = clusterCheckpoints((await cluster({ kind })).cluster, { lease: LEASE });
     await a.set('k', 'one');
     // a "freezes": its lease is made to run out in Redis, while a still believes it holds k.
     const { client, prefix } = await cluster({ kind });
@@ -83,10 +90,10 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('clusterCheckp
   });
 
   it('orphans() lists the checkpoints whose lease ran out, and of 8 workers claiming one at once exactly one wins', async () => {
-    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 300 });
+    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: LEASE });
     await a.set('job:1', 'x');
     await a.set('job:2', 'y');
-    const others = await Promise.all(Array.from({ length: 8 }, async () => clusterCheckpoints((await cluster({ kind })).cluster, { lease: 300 })));
+    const others = await Promise.all(Array.from({ length: 8 }, async () => clusterCheckpoints((await cluster({ kind })).cluster, { lease: LEASE })));
     expect(await others[0]!.orphans()).toEqual([]);
     await a.release('job:1');
     expect(await others[0]!.orphans()).toEqual(['job:1']);
@@ -99,10 +106,10 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('clusterCheckp
   });
 
   it('a worker holding a checkpoint renews its lease while its call runs: after three leases no other can claim it, and it is no orphan', async () => {
-    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 300 });
-    const b = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 300 });
+    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: LEASE });
+    const b = clusterCheckpoints((await cluster({ kind })).cluster, { lease: LEASE });
     await a.set('running', 'x');
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    await new Promise((resolve) => setTimeout(resolve, 3 * LEASE));
     expect(await b.orphans()).toEqual([]);
     expect(await b.claim('running')).toBe(false);
     await a.delete('running');
@@ -110,8 +117,8 @@ describe.skipIf(!run).each<ClientKind>(['node-redis', 'ioredis'])('clusterCheckp
   });
 
   it('get() waits out the lease of a worker that stopped renewing, and takes it; one still renewed is refused after one lease', async () => {
-    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 400 });
-    const b = clusterCheckpoints((await cluster({ kind })).cluster, { lease: 400 });
+    const a = clusterCheckpoints((await cluster({ kind })).cluster, { lease: LEASE });
+    const b = clusterCheckpoints((await cluster({ kind })).cluster, { lease: LEASE });
     await a.set('live', 'kept');
     const started = Date.now();
     const refused = await settle(b.get('live'));

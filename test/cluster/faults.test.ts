@@ -87,7 +87,9 @@ async function cooperating(workers: Worker[], ms: number): Promise<Worker> {
   const told = (w: Worker): string => JSON.stringify(w.reports.slice(-20).map((r) => (r.type === 'event' ? r.event.type : r.type)));
   const offenders = workers.filter((w, i) => w !== leader && w.requests() !== before[i]).map((w) => `${w.name}: ${told(w)}`);
   expect(workers.map((w, i) => (w === leader ? 'leader' : w.requests() - before[i]!)), offenders.join('\n')).toEqual(workers.map((w) => (w === leader ? 'leader' : 0)));
-  expect(leader.requests() - before[workers.indexOf(leader)]!).toBeGreaterThanOrEqual(Math.floor(ms / INTERVAL) - 1);
+  // One request an interval, each wait as late as this busy machine runs the leader's timers (a fixed count of
+  // ms / INTERVAL failed at a load average of 17: two requests in 1000 ms).
+  expect(leader.requests() - before[workers.indexOf(leader)]!).toBeGreaterThanOrEqual(Math.floor(ms / (INTERVAL + leader.lag())) - 1);
   return leader;
 }
 

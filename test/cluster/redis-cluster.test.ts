@@ -5,8 +5,8 @@ import { budgetKey } from '../../src/cluster/keys.js';
 import { poll } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
 import { connectClient, type ClientKind, type ClientSettings, type TestClient } from './helpers/clients.js';
-import { pollOneJob } from './helpers/one-job.js';
-import { delay, killWorkers, startWorker, until } from './helpers/processes.js';
+import { jobServer, pollOneJob } from './helpers/one-job.js';
+import { delay, killWorkers, quietMoment, startWorker, until } from './helpers/processes.js';
 import { startRedisCluster, type RedisClusterServers } from './helpers/redis-cluster.js';
 import { hasRedis } from './helpers/redis-server.js';
 
@@ -74,9 +74,10 @@ const MATRIX: Array<[ClientKind, boolean]> = [
 
 describe.skipIf(!run)('a Redis Cluster of three masters', { timeout: 30_000 }, () => {
   it.each(MATRIX)('%s (offline queue %s): detected; one job, one poller, every body by pub/sub; budgets on every node', async (kind, offlineQueue) => {
-    server = await counting();
+    const job = await jobServer();
+    server = job;
     const [a, b] = [await clusterOver(kind, { offlineQueue }), await clusterOver(kind, { offlineQueue })];
-    await pollOneJob(server, [a.cluster, b.cluster]);
+    await pollOneJob(job, [a.cluster, b.cluster], { nodes: urls(), prefix: `rc${prefix}:` });
     // Each budget's script goes to the node of its key (and is sent whole to each node once).
     const names = await namesOnEveryNode();
     for (const name of names) expect(await a.cluster.budget({ name, capacity: 10 }).withdraw(5)).toBe(true);
@@ -93,7 +94,8 @@ describe.skipIf(!run)('a Redis Cluster of three masters', { timeout: 30_000 }, (
   });
 
   it('nodeRedis() and ioRedis() take a cluster client by hand, as createCluster does', async () => {
-    server = await counting();
+    const job = await jobServer();
+    server = job;
     const v5 = await connectClient('node-redis-cluster', urls());
     const io = await connectClient('ioredis-cluster', urls());
     opened.push(v5, io);
@@ -102,7 +104,7 @@ describe.skipIf(!run)('a Redis Cluster of three masters', { timeout: 30_000 }, (
       createCluster({ redis, prefix: `rc${prefix}:`, deadline: 600, lease: 1800, onStatus: (s) => statuses.push(s) }),
     ) as [Cluster, Cluster];
     opened.push(...clusters);
-    await pollOneJob(server, clusters);
+    await pollOneJob(job, clusters, { nodes: urls(), prefix: `rc${prefix}:` });
     expect(statuses).toEqual([]);
   });
 
@@ -117,27 +119,27 @@ describe.skipIf(!run)('a Redis Cluster of three masters', { timeout: 30_000 }, (
     // Counted from the third request: three processes started at once on a busy machine may take a moment to settle into one leader, subscribed followers.
     await until(() => server!.requests.length >= 3, 'three requests');
     await delay(500);
-    // Counted from a moment the leader has nothing in flight (a request it announced may not have reached the server yet).
     const first = workers.find((w) => w.role() === 'leader');
-    await until(() => first?.events().at(-1)?.type === 'wait', 'the leader waiting');
-    const from = { server: server.requests.length, requests: workers.map((w) => w.requests()), updates: workers.map((w) => w.updates().length) };
+    expect(first).toBeDefined();
+    // Counted between two moments nothing is in flight (a request the leader announced may not have reached the
+    // server yet, a body it got may not have reached the others yet); not after a stop, which may cut a request
+    // or a publication short.
+    const from = await quietMoment(server, first!, workers);
     await until(() => server!.requests.length >= from.server + 6, 'six more requests');
-    // The sixth answer's body reaches every process before they stop (its publication lags the request on a busy machine).
-    await until(() => workers.every((w, i) => w.updates().length - from.updates[i]! >= 6), 'six more bodies in every process');
-    for (const w of workers) w.stop();
-    await delay(300);
+    // The sixth answer's body reaches every process too (its publication lags the request on a busy machine).
+    const to = await quietMoment(server, first!, workers);
     const leaders = workers.filter((w) => w.role() === 'leader');
     expect(leaders).toHaveLength(1);
     const leader = workers.indexOf(leaders[0]!);
     expect(leaders[0]).toBe(first);
-    expect(leaders[0]!.requests() - from.requests[leader]!).toBe(server.requests.length - from.server);
+    expect(to.requests[leader]! - from.requests[leader]!).toBe(to.server - from.server);
     for (const [i, w] of workers.entries()) {
       if (i === leader) continue;
-      expect([w.name, w.role(), w.requests() - from.requests[i]!]).toEqual([w.name, 'follower', 0]);
-      const got = w.updates().slice(from.updates[i]);
+      expect([w.name, w.role(), to.requests[i]! - from.requests[i]!]).toEqual([w.name, 'follower', 0]);
+      const got = w.updates().slice(from.updates[i], to.updates[i]);
       expect(got.length).toBeGreaterThanOrEqual(6);
       expect(got).toEqual(Array.from({ length: got.length }, (_, k) => got[0]! + k));
-      expect(got.at(-1)).toBe(leaders[0]!.updates().at(-1));
+      expect(got.at(-1)).toBe(to.latest[leader]);
     }
   });
 

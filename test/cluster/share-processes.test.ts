@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson, startServer, type SeenRequest, type TestServer } from '../helpers/server.js';
-import { delay, killWorkers, startWorker, until, type Worker } from './helpers/processes.js';
+import { delay, killWorkers, quietMoment, startWorker, until, type Worker } from './helpers/processes.js';
 import { hasRedis, startRedis, type RedisServer } from './helpers/redis-server.js';
 import type { WorkerJob } from './helpers/worker.js';
 
@@ -68,19 +68,22 @@ describe.skipIf(!run)('cluster.share() across processes', { timeout: 60_000 }, (
       startWorker('c', { ...base, client: 'node-redis-v4' }),
     ]);
     await until(() => server!.requests.length >= 8, 'eight requests');
-    for (const w of workers) w.stop();
-    await delay(300);
     expect(leaders(workers)).toHaveLength(1);
     const leader = workers.find((w) => w.role() === 'leader')!;
-    const total = server.requests.length;
-    expect(leader.requests()).toBe(total);
-    for (const w of workers.filter((x) => x !== leader)) {
+    // Counted at a moment nothing is in flight (a request the leader announced may not have reached the server
+    // yet, a body it got may not have reached the others yet), not after a stop: stopped mid-request, the leader
+    // announced a request that may never reach the server, and a follower may stop before the last body reaches it.
+    const at = await quietMoment(server, leader, workers);
+    expect(leaders(workers)).toEqual([leader.name]);
+    expect(at.requests[workers.indexOf(leader)]).toBe(at.server);
+    for (const [i, w] of workers.entries()) {
+      if (w === leader) continue;
       expect(w.role()).toBe('follower');
-      expect(w.requests()).toBe(0);
+      expect(at.requests[i]).toBe(0);
       // Every body from its first on, in order, none missing, up to the last the leader polled.
-      const got = w.updates();
-      expect(got).toEqual(Array.from({ length: got.length }, (_, i) => got[0]! + i));
-      expect(got.at(-1)).toBe(leader.updates().at(-1));
+      const got = w.updates().slice(0, at.updates[i]);
+      expect(got).toEqual(Array.from({ length: got.length }, (_, k) => got[0]! + k));
+      expect(got.at(-1)).toBe(at.latest[workers.indexOf(leader)]);
     }
   });
 
@@ -102,17 +105,18 @@ describe.skipIf(!run)('cluster.share() across processes', { timeout: 60_000 }, (
     const workers = await Promise.all([startWorker('a', base), startWorker('b', base), startWorker('c', base)]);
     await until(() => server!.requests.length >= 3, 'three requests');
     const leader = workers.find((w) => w.role() === 'leader')!;
-    await until(() => leader.events().at(-1)?.type === 'wait', 'the leader waiting');
-    leader.stop();
-    const before = server.requests.length;
+    // Stopped in a wait, so nothing of its is in flight: every request it announced reached the server, and its
+    // count is final once its poll settled (the server's count, read then, may hold the new leader's first too).
+    leader.stop({ inWait: true });
+    await leader.settled();
+    const before = leader.requests();
     await until(() => server!.requests.length >= before + 3, 'three requests by the new leader');
     const others = workers.filter((w) => w !== leader);
     expect(leaders(others)).toHaveLength(1);
     const next = others.find((w) => w.role() === 'leader')!;
-    // Counted once nothing is in flight: a request the process announced may not have reached the server yet.
-    for (const w of others) w.stop();
-    await delay(300);
-    expect(next.requests()).toBe(server.requests.length - before);
+    // Counted at a moment nothing is in flight: a request the process announced may not have reached the server yet.
+    const at = await quietMoment(server, next, others, { bodies: false });
+    expect(at.requests[others.indexOf(next)]).toBe(at.server - before);
     const gap = times()[before]! - times()[before - 1]!;
     expect(gap).toBeGreaterThanOrEqual(400 - 5);
     expect(gap).toBeLessThan(400 + LEASE + SLACK + Math.max(...workers.map((w) => w.lag())));
@@ -143,8 +147,9 @@ describe.skipIf(!run)('cluster.share() across processes', { timeout: 60_000 }, (
     const workers = await Promise.all([startWorker('a', base), startWorker('b', base), startWorker('c', { ...base, client: 'ioredis' })]);
     await until(() => server!.requests.length >= 3, 'three requests');
     const leader = workers.find((w) => w.role() === 'leader')!;
-    await until(() => leader.events().at(-1)?.type === 'wait', 'the leader waiting');
-    const before = server.requests.length;
+    // Killed in a wait, at once (SIGKILL needs nothing of the process): nothing of its in flight, every request it
+    // announced at the server, every body it got published. Seen in its IPC reports alone, its wait may be over.
+    const before = (await quietMoment(server, leader, workers)).server;
     await leader.kill();
     await until(() => server!.requests.length >= before + 3, 'three requests by the new leader', 6000);
     const others = workers.filter((w) => w !== leader);

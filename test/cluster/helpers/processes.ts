@@ -47,8 +47,14 @@ export interface Worker {
   lag(): number;
   /** Its latest `share` role. */
   role(): 'leader' | 'follower' | 'local' | undefined;
-  /** Aborts its poll (its process stays up). */
-  stop(): void;
+  /**
+   * Aborts its poll (its process stays up). `inWait`: in a wait only (at once if it is in one, else at its next), so
+   * that nothing is in flight: every request it announced reached the server and was answered. For a process that
+   * polls (a leader): a follower has no waits of its own.
+   */
+  stop(options?: { inWait?: boolean }): void;
+  /** Resolves once its poll has settled (stopped, say): every report it sent before has come. */
+  settled(): Promise<void>;
   /** A budget worker's calls: resolves once it made `n` more (see WorkerJob.budget). */
   calls(n: number): Promise<void>;
   /** Kills the process (SIGKILL: no goodbye). */
@@ -82,7 +88,8 @@ export async function startWorker(name: string, job: WorkerJob): Promise<Worker>
     updates: () => reports.flatMap((r) => (r.type === 'update' ? [(r.data as { n: number }).n] : [])),
     lag: () => reports.at(-1)?.lag ?? 0,
     role: () => events().reduce<'leader' | 'follower' | 'local' | undefined>((role, e) => (e.type === 'share' ? e.role : role), undefined),
-    stop: () => void child.send({ type: 'stop' }),
+    stop: ({ inWait = false } = {}) => void child.send({ type: 'stop', inWait }),
+    settled: () => until(() => reports.some((r) => r.type === 'settled'), `${name}'s poll settled`),
     calls: (n) => {
       const done = reports.filter((r) => r.type === 'calls').length;
       child.send({ type: 'calls', n });
@@ -94,6 +101,46 @@ export async function startWorker(name: string, job: WorkerJob): Promise<Worker>
     },
     exited,
   };
+}
+
+/** What the server and each worker had counted at one moment: see {@link quietMoment}. */
+export interface Counts {
+  /** Requests the server had seen. */
+  server: number;
+  /** Each worker's requests (its `request` events), in the order of the workers given. */
+  requests: number[];
+  /** How many bodies each worker had got. */
+  updates: number[];
+  /** The `n` of the last body each worker had got. */
+  latest: Array<number | undefined>;
+}
+
+/**
+ * Waits for a moment nothing is in flight between `leader` and the server, and returns what each had counted
+ * then. Counts taken at any other moment race, since the two travel apart: a request a process announced over
+ * IPC may not have reached the server yet, and one the server saw may not be announced yet. The moment: the
+ * leader's last event is the wait after an answer (every request it announced before was answered, so the
+ * server saw it), and that wait ends more than `margin` ms from now (its `at` is on this machine's clock, and
+ * its timer starts after the event: its next request cannot have gone out). With `bodies`, every other worker
+ * of `workers` also has the body the leader got last (they are followers of its job).
+ */
+export async function quietMoment(
+  server: { requests: unknown[] },
+  leader: Worker,
+  workers: Worker[],
+  { bodies = true, margin = 20, within = 15_000 }: { bodies?: boolean; margin?: number; within?: number } = {},
+): Promise<Counts> {
+  let counts: Counts | undefined;
+  const quiet = (): boolean => {
+    const last = leader.events().at(-1);
+    if (last?.type !== 'wait' || !(Date.now() < last.at - margin)) return false;
+    const latest = workers.map((w) => w.updates().at(-1));
+    if (bodies && latest.some((n) => n !== leader.updates().at(-1))) return false;
+    counts = { server: server.requests.length, requests: workers.map((w) => w.requests()), updates: workers.map((w) => w.updates().length), latest };
+    return true;
+  };
+  await until(quiet, `a moment nothing is in flight (${leader.name} waiting${bodies ? ', every process with its last body' : ''})`, within);
+  return counts!;
 }
 
 /** Kills every worker still running (afterEach). */

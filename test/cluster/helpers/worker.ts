@@ -46,11 +46,21 @@ export type WorkerReport = (
 const lag = lagProbe();
 const send = (report: WorkerReport): void => void process.send?.({ ...report, lag: lag.max() });
 const controller = new AbortController();
+const stop = (): void => controller.abort(new Error('stopped'));
+/** When the wait the poll is in ends (its `at`), or -Infinity: it is not in one. */
+let waitEnds = -Infinity;
+/** A `stop` with `inWait` that came while a request was in flight: done at the next wait. */
+let stopAtWait = false;
 
 let calls: ((n: number) => Promise<void>) | undefined;
 
-process.on('message', async (message: { type: 'poll'; job: WorkerJob } | { type: 'stop' } | { type: 'calls'; n: number }) => {
-  if (message.type === 'stop') return controller.abort(new Error('stopped'));
+process.on('message', async (message: { type: 'poll'; job: WorkerJob } | { type: 'stop'; inWait?: boolean } | { type: 'calls'; n: number }) => {
+  if (message.type === 'stop') {
+    // In a wait (with a few ms to spare): nothing is in flight, stop now; else at the next wait, so that every request
+    // it announced reaches the server and is answered.
+    if (message.inWait && !(Date.now() < waitEnds - 5)) return void (stopAtWait = true);
+    return stop();
+  }
   if (message.type === 'calls') return calls?.(message.n);
   const { job } = message;
   const { client } = await connectClient(job.client, job.redisUrl, job.clientSettings);
@@ -79,7 +89,15 @@ process.on('message', async (message: { type: 'poll'; job: WorkerJob } | { type:
     signal: controller.signal,
     ...(job.maxRetryAfter === undefined ? {} : { maxRetryAfter: job.maxRetryAfter }),
     isDone: (body) => job.doneAt !== undefined && body.n >= job.doneAt,
-    onEvent: (event) => send({ type: 'event', event, at: Date.now() }),
+    onEvent: (event) => {
+      send({ type: 'event', event, at: Date.now() });
+      if (event.type === 'request') waitEnds = -Infinity;
+      else if (event.type === 'wait' || event.type === 'retry') {
+        waitEnds = event.at;
+        // Once the event is out and the wait begun (its timer starts right after it), before it can end.
+        if (stopAtWait) queueMicrotask(stop);
+      }
+    },
     onUpdate: (data) => send({ type: 'update', data, at: Date.now() }),
   }).then(
     (value) => send({ type: 'settled', outcome: 'resolved', value, at: Date.now() }),
