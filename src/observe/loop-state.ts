@@ -61,7 +61,8 @@ export function createLoopState<TOptions, TData, TSnapshot extends PollSnapshot<
     if (key === null || callerSignal?.aborted) return stop();
     const limit = spec.limit(given);
     const over = { error: undefined, limit, nextAttemptAt: undefined, paused: false, paced: false } as const;
-    store.set({ ...store.getSnapshot(), status: 'polling', attempt: 1, ...over });
+    // An operation's result is its run's own: a new run shows none until it ends (its progress is kept, as a poll's body is).
+    store.set({ ...store.getSnapshot(), ...(spec.field === 'progress' && { data: undefined }), status: 'polling', attempt: 1, ...over });
     run.begin((signal, live) => {
       // The caller's signal ends polling as stop() does; added only once a run really starts, removed when it ends.
       const onCallerAbort = (): void => void (live() && stop());
@@ -73,23 +74,24 @@ export function createLoopState<TOptions, TData, TSnapshot extends PollSnapshot<
         run.end();
         store.set(next(store.getSnapshot()));
       };
-      spec
-        .run(key, given, {
-          signal,
-          feature,
-          onUpdate: (body) => {
-            if (!live()) return;
-            const now = store.getSnapshot();
-            if (now.status === 'polling') store.set({ ...now, [spec.field]: body });
-            return spec.own(read()).onUpdate?.(body as never);
-          },
-          onEvent: (event) => {
-            if (!live()) return;
-            if (event.type === 'request') sent = event.attempt;
-            store.set(applyPollEvent(store.getSnapshot(), event) as TSnapshot);
-            spec.own(read()).onEvent?.(event);
-          },
-        })
+      const wiring: LoopWiring = {
+        signal,
+        feature,
+        onUpdate: (body) => {
+          if (!live()) return;
+          const now = store.getSnapshot();
+          if (now.status === 'polling') store.set({ ...now, [spec.field]: body });
+          return spec.own(read()).onUpdate?.(body as never);
+        },
+        onEvent: (event) => {
+          if (!live()) return;
+          if (event.type === 'request') sent = event.attempt;
+          store.set(applyPollEvent(store.getSnapshot(), event) as TSnapshot);
+          spec.own(read()).onEvent?.(event);
+        },
+      };
+      // A throw of the run itself is an error snapshot too, as the call's own TypeErrors are.
+      new Promise<TData>((resolve) => resolve(spec.run(key, given, wiring)))
         .then(
           (data) => settle((now) => ({ ...now, status: 'done', data, attempt: sent, ...over })),
           (error: unknown) => settle((now) => ({ ...now, status: 'error', attempt: sent, ...over, error })),
@@ -107,3 +109,7 @@ export function createLoopState<TOptions, TData, TSnapshot extends PollSnapshot<
     retryNow: button.press,
   };
 }
+
+/** `use` with `feature` last; a `use` that is no list is passed on as it is, for the call to refuse by name. */
+export const withFeature = (use: readonly PollFeature[] | undefined, feature: PollFeature): PollFeature[] | undefined =>
+  use === undefined ? [feature] : Array.isArray(use) ? [...use, feature] : (use as PollFeature[]);

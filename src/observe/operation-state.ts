@@ -1,7 +1,7 @@
 import type { PollOperationInit } from '../operation/operation-options.js';
 import { pollOperation } from '../operation/poll-operation.js';
 import { POLL_DEFAULTS } from '../poll/defaults.js';
-import { createLoopState } from './loop-state.js';
+import { createLoopState, withFeature } from './loop-state.js';
 import { limitOf, reader, type OptionsSource } from './one-run.js';
 import type { PollSnapshot } from './poll-snapshot.js';
 import type { RunState, ViewControls } from './run-state.js';
@@ -29,10 +29,12 @@ export type OperationView<TResult, TStatus> = OperationSnapshot<TResult, TStatus
  * start request, its 202's wait honoured, the monitor polled, the result
  * fetched) with a snapshot to subscribe to and the buttons, as
  * {@link createPollState} has them. `progress` is the monitor's latest
- * body; `data` the result once `status` is `done`. `retry()` runs the
- * operation again: give `operation.resume` a checkpoint (and
- * `idempotencyKey: true` to a write) so that it continues the same one
- * rather than sending a second start. Nothing is sent before `start()`.
+ * body; `data` the result once `status` is `done` (none while a new run is
+ * under way). `retry()` after a `stop()` continues the same operation when
+ * `operation.resume` has a checkpoint (give a write `idempotencyKey: true`
+ * too) rather than sending a second start; after an error the operation is
+ * over (its checkpoint deleted) and `retry()` starts a new one. Nothing is
+ * sent before `start()`.
  *
  * `options` may be a function, read at each start and for each call of
  * `operation.onUpdate` and `operation.onEvent` (the latest render's). A
@@ -61,7 +63,7 @@ export function createOperationState<TResult = unknown, TStatus = unknown>(
       return pollOperation<TResult, TStatus>(key, {
         ...given,
         signal,
-        operation: { ...operation, use: [...(operation.use ?? []), feature], onUpdate, onEvent },
+        operation: { ...operation, use: withFeature(operation.use, feature), onUpdate, onEvent },
       });
     },
   });

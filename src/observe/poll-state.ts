@@ -1,7 +1,7 @@
 import { POLL_DEFAULTS } from '../poll/defaults.js';
 import { poll } from '../poll/poll.js';
 import type { PollOptions } from '../poll/poll-options.js';
-import { createLoopState } from './loop-state.js';
+import { createLoopState, withFeature } from './loop-state.js';
 import { limitOf, reader, type OptionsSource } from './one-run.js';
 import type { PollSnapshot } from './poll-snapshot.js';
 import type { PollState } from './run-state.js';
@@ -36,7 +36,7 @@ export function createPollState<TData = unknown>(url: string | URL | null, optio
       return poll<TData>(key, {
         ...given,
         signal,
-        use: [...(given.use ?? []), feature],
+        use: withFeature(given.use, feature),
         isDone: (body) => read().isDone?.(body) ?? false,
         onUpdate,
         onEvent,

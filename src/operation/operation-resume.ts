@@ -1,3 +1,4 @@
+import type { WaitSource } from '../http/server-wait.js';
 import type { ResumedRun, ResumeRequest } from '../engine/resume-point.js';
 import type { PollFeature } from '../poll/feature.js';
 
@@ -15,8 +16,8 @@ export interface SavedMonitor {
 export interface ResumedOperation extends ResumedRun {
   /** The monitor an earlier run was polling: the start is not sent again. `undefined`: the start is (still) to be sent. */
   monitor: SavedMonitor | undefined;
-  /** The start named `monitor`; its first poll is due no sooner than `notBefore` (epoch ms: the start answer's wait). */
-  polling(monitor: SavedMonitor, notBefore: number): Promise<void>;
+  /** The start named `monitor`; its first poll is due no sooner than `notBefore` (epoch ms: the start answer's wait, which the server's `source` asked for, if it did). */
+  polling(monitor: SavedMonitor, notBefore: number, source?: WaitSource): Promise<void>;
   /** Joins the monitor's polls: conditional on the saved validators, with the saved failures and wait; saves at every wait. */
   feature: PollFeature;
 }

@@ -162,7 +162,7 @@ export async function pollOperation<TResult = unknown, TStatus = unknown>(input:
       const interval = preferred ? preferred.firstWait(sent, o.interval, env.now()) : o.interval;
       first = asked === null ? interval : spread(asked.ms, env.random(), o.maxRetryAfter);
       source = asked?.source;
-      await run?.polling({ url: story.monitor.url, via: story.monitor.via, location: story.location }, env.now() + first);
+      await run?.polling({ url: story.monitor.url, via: story.monitor.via, location: story.location }, env.now() + first, source);
     }
     const { monitor } = story;
     const carried = carriedFrom({ url: start.url, headers: start.headers, init: startInit, request }, own.headers, own.trustedOrigins);

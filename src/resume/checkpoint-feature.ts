@@ -158,13 +158,13 @@ export function checkpoint(options: CheckpointOptions): Checkpointed {
       return {
         ...runOf(session),
         monitor: record.url === undefined || record.monitor === undefined ? undefined : { url: record.url, via: record.monitor.via, location: record.monitor.location },
-        async polling(monitor, notBefore) {
+        async polling(monitor, notBefore, source) {
           record.url = monitor.url;
           record.monitor = monitor.location === undefined ? { via: monitor.via } : { via: monitor.via, location: monitor.location };
           record.sent = false;
           record.failures = 0;
           record.notBefore = notBefore;
-          session.holdUntil(notBefore);
+          session.holdUntil(notBefore, source);
           session.save();
           await session.flush();
         },

@@ -1,3 +1,4 @@
+import type { WaitSource } from '../http/server-wait.js';
 import type { LoopHooks } from '../engine/hooks.js';
 import type { ResumeRequest } from '../engine/resume-point.js';
 import { timeoutError } from '../errors/timeout-error.js';
@@ -30,6 +31,8 @@ export class Session {
   readonly resumed: Checkpoint | undefined;
   /** A wait to hold before the next attempt (the saved one, or the operation's first poll), epoch ms. */
   #hold: number | undefined;
+  /** The server's signal that asked for `#hold`, when this run was told it (the operation's start answer). */
+  #source: WaitSource | undefined;
   #writes: Promise<void> = Promise.resolve();
   #outstanding = 0;
   #failed: unknown;
@@ -50,9 +53,10 @@ export class Session {
     return this.record.deadline === undefined ? undefined : this.record.deadline - this.#now();
   }
 
-  /** Holds the next attempt until `at` (epoch ms). */
-  holdUntil(at: number): void {
+  /** Holds the next attempt until `at` (epoch ms), a wait the server's `source` asked for, if it did. */
+  holdUntil(at: number, source?: WaitSource): void {
     this.#hold = at;
+    this.#source = source;
   }
 
   /** Writes the record as it is now, after every write before it. */
@@ -107,7 +111,9 @@ export class Session {
         const at = this.#hold;
         this.#hold = undefined;
         const ms = at === undefined ? 0 : Math.ceil(at - this.#now());
-        if (ms > 0) return { event: { type: 'wait', delay: ms, at: this.#now() + ms }, ms };
+        const source = this.#source;
+        this.#source = undefined;
+        if (ms > 0) return { event: { type: 'wait', delay: ms, at: this.#now() + ms, ...(source && { source }) }, ms };
         // No attempt goes out before the checkpoint of the wait before it is in the store: a crash during it resumes from there.
         return this.#outstanding > 0 || this.#failed !== undefined ? this.flush().then(() => undefined) : undefined;
       },
