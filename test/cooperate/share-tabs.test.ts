@@ -5,7 +5,7 @@ import { shareKey } from '../../src/kit/index.js';
 import { requestFactory } from '../../src/http/request.js';
 import { HttpError, poll, type PollEvent } from '../../src/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
-import { fakeLocks, TrackedChannel } from './helpers/fake-locks.js';
+import { installFakeLocks, restoreNavigator, TrackedChannel, type fakeLocks } from './helpers/fake-locks.js';
 import { until, untilWithTimers, virtualClock } from './helpers/virtual-clock.js';
 
 // shareTabs() over the tab election, in Node: this realm is one tab, with a
@@ -15,14 +15,11 @@ import { until, untilWithTimers, virtualClock } from './helpers/virtual-clock.js
 
 let server: TestServer | undefined;
 let locks: ReturnType<typeof fakeLocks>;
-const saved = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
 beforeEach(() => {
-  locks = fakeLocks();
-  Object.defineProperty(globalThis, 'navigator', { value: { locks }, configurable: true });
+  locks = installFakeLocks();
 });
 afterEach(async () => {
-  if (saved) Object.defineProperty(globalThis, 'navigator', saved);
-  else delete (globalThis as { navigator?: unknown }).navigator;
+  restoreNavigator();
   await server?.close();
   server = undefined;
   clearCooldowns();

@@ -16,7 +16,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-it("with operation.resume (the documented setup), the 202's Retry-After is shown as the server's wait", async () => {
+/** An operation with a checkpoint, started: its 202 asked for 3 s, and that wait has begun. */
+async function startedWithCheckpoint() {
   server = await startServer((_req: IncomingMessage, res: ServerResponse, seen) => {
     const line = `${seen.method} ${seen.path}`;
     if (line === 'POST /reports') return sendJson(res, 202, { status: 'NotStarted' }, { 'operation-location': '/ops/1', 'retry-after': '3' });
@@ -30,6 +31,11 @@ it("with operation.resume (the documented setup), the 202's Retry-After is shown
   });
   state.start();
   await until(() => clock.pending() > 0 && server!.requests.length === 1, 'the wait after the start');
+  return { clock, state };
+}
+
+it("with operation.resume (the documented setup), the 202's Retry-After is shown as the server's wait", async () => {
+  const { clock, state } = await startedWithCheckpoint();
   await settle();
   expect(clock.delays.at(-1)).toBe(3000);
   // Without `resume` this holds (test/observe/operation-state.test.ts); with it, it does not.
@@ -38,19 +44,7 @@ it("with operation.resume (the documented setup), the 202's Retry-After is shown
 });
 
 it("with operation.resume, retryNow() ends the 202's wait", async () => {
-  server = await startServer((_req: IncomingMessage, res: ServerResponse, seen) => {
-    const line = `${seen.method} ${seen.path}`;
-    if (line === 'POST /reports') return sendJson(res, 202, { status: 'NotStarted' }, { 'operation-location': '/ops/1', 'retry-after': '3' });
-    if (line === 'GET /ops/1') return sendJson(res, 200, { status: 'Succeeded' });
-    return sendJson(res, 404, {});
-  });
-  const clock = manualClock();
-  const state = createOperationState(`${server.url}/reports`, {
-    method: 'POST',
-    operation: { interval: 1000, env: clock, idempotencyKey: true, fetchResult: false, resume: checkpoint({ store: memoryStore(), key: 'r' }) },
-  });
-  state.start();
-  await until(() => clock.pending() > 0 && server!.requests.length === 1, 'the wait after the start');
+  const { state } = await startedWithCheckpoint();
   state.retryNow();
   await until(() => state.getSnapshot().status === 'done', 'done after Try now');
 });

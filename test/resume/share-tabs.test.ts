@@ -6,7 +6,7 @@ import { poll, type PollEvent } from '../../src/index.js';
 import { shareKey } from '../../src/kit/index.js';
 import { checkpoint, memoryStore, readCheckpoint, type Checkpoint, type CheckpointStore } from '../../src/resume/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/server.js';
-import { fakeLocks, TrackedChannel } from '../cooperate/helpers/fake-locks.js';
+import { installFakeLocks, restoreNavigator, TrackedChannel, type fakeLocks } from '../cooperate/helpers/fake-locks.js';
 import { until, untilWithTimers, virtualClock } from '../cooperate/helpers/virtual-clock.js';
 
 // A checkpoint and shareTabs() together, in Node: this realm is one tab (a
@@ -16,14 +16,11 @@ import { until, untilWithTimers, virtualClock } from '../cooperate/helpers/virtu
 
 let server: TestServer | undefined;
 let locks: ReturnType<typeof fakeLocks>;
-const saved = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
 beforeEach(() => {
-  locks = fakeLocks();
-  Object.defineProperty(globalThis, 'navigator', { value: { locks }, configurable: true });
+  locks = installFakeLocks();
 });
 afterEach(async () => {
-  if (saved) Object.defineProperty(globalThis, 'navigator', saved);
-  else delete (globalThis as { navigator?: unknown }).navigator;
+  restoreNavigator();
   await server?.close();
   server = undefined;
 });

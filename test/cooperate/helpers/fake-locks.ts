@@ -54,3 +54,19 @@ export class TrackedChannel extends BroadcastChannel {
 afterEach(() => {
   for (const channel of channels.splice(0)) channel.close();
 });
+
+/** `navigator` as it was when the tests began: {@link restoreNavigator} puts it back. */
+const savedNavigator = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+
+/** A fresh {@link fakeLocks} as this realm's `navigator.locks` (beforeEach); {@link restoreNavigator} undoes it (afterEach). */
+export function installFakeLocks(): ReturnType<typeof fakeLocks> {
+  const locks = fakeLocks();
+  Object.defineProperty(globalThis, 'navigator', { value: { locks }, configurable: true });
+  return locks;
+}
+
+/** Puts back the `navigator` of before {@link installFakeLocks} (none in Node 20). */
+export function restoreNavigator(): void {
+  if (savedNavigator) Object.defineProperty(globalThis, 'navigator', savedNavigator);
+  else delete (globalThis as { navigator?: unknown }).navigator;
+}
