@@ -109,10 +109,11 @@ const fetchRetrySpec = () => ({ ...RETRY_SPEC, methods: strings, statusCodes: st
 export const fetchRetryOptionNames = (): string[] => Object.keys(fetchRetrySpec());
 
 /**
- * Refuses the first bad value of `fetchWithRetry`'s `retry` options, named
- * as the caller took them: `path` `''` for a caller that takes them flat
+ * Refuses the first name `fetchWithRetry`'s `retry` options may not hold,
+ * then the first bad value, each named as the
+ * caller gave it: `path` `''` for a caller that takes them flat
  * (createFetchState: ``Expected `retries` to be…``, not `retry.retries`).
- * Development only, as every check of names and values.
+ * Development only, as every such check.
  */
 export function checkFetchRetryValues(options: object, path: string): void {
   validateOptions(options, fetchRetrySpec(), { path });
