@@ -41,6 +41,8 @@ function leadOrFollow(name: string, call: PollCall<unknown>, next: PollRunner, l
           },
           event: (event: PollEvent) => {
             if (event.type === 'request') sentAt = env.now();
+            // A wait announced to end no sooner (a checkpoint's hold) is this one: once over, not held again for a timer's ms.
+            else if (event.type === 'wait' && event.at >= until) until = 0;
             loop.sink.event(event);
           },
         };

@@ -12,6 +12,13 @@ import type { AttemptSpec, Failed, Outcome } from './attempt-spec.js';
 import type { GiveUpReason } from './events.js';
 import type { Hold, LoopHooks, PollAnswer } from './hooks.js';
 
+/** A wait fitted to the deadline: how long, when it ends (epoch ms), and whether it is the wait for the deadline itself. */
+interface Fitted {
+  ms: number;
+  at: number;
+  final: boolean;
+}
+
 const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 
 /**
@@ -77,16 +84,21 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
   /** Whether the last try before the deadline was made: after it, nothing more is sent. */
   let lastMade = false;
   let lastTry = 0;
-  /** The wait the deadline leaves of `ms` (`floor` of it asked by the server), whole ms; the ms to the deadline itself when no try fits before it. */
-  const fit = (ms: number, floor: number): { ms: number; final: boolean } => {
-    const fitted = fitDeadline(ms, floor, lastTry, env.now(), end, lastMade);
-    if (fitted.wait === 'deadline') return { ms: Math.max(0, end - env.now()), final: true };
+  /**
+   * The wait the deadline leaves of `ms` (`floor` of it asked by the server), whole ms; the ms to the deadline itself when no
+   * try fits before it. `at`, when it ends, is fixed here once: the event that announces it and every hook told of it (a
+   * checkpoint, the tab that may take over) get the same instant, however long the listeners in between take.
+   */
+  const fit = (ms: number, floor: number): Fitted => {
+    const now = env.now();
+    const fitted = fitDeadline(ms, floor, lastTry, now, end, lastMade);
+    if (fitted.wait === 'deadline') return { ms: Math.max(0, end - now), at: Math.max(now, end), final: true };
     lastMade ||= fitted.last;
-    return { ms: fitted.wait, final: false };
+    return { ms: fitted.wait, at: now + fitted.wait, final: false };
   };
   /** Waits a fitted wait; one for the deadline itself ends only when it passes (it rejects), nothing wakes it. */
-  const pause = async ({ ms, final }: { ms: number; final: boolean }, wakeBy: ReadonlyArray<Wake<string>>): Promise<void> => {
-    for (const h of hooks) h.waiting?.(env.now() + ms, failures);
+  const pause = async ({ ms, at, final }: Fitted, wakeBy: ReadonlyArray<Wake<string>>): Promise<void> => {
+    for (const h of hooks) h.waiting?.(at, failures);
     const woke = await wait(env, final ? Infinity : ms, signal, final ? [] : wakeBy);
     if (woke) emit?.({ type: 'wake', reason: woke as 'now' });
   };
@@ -111,7 +123,7 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
       // A timed hold is the server's (a cooldown), a floor like a Retry-After: its event tells the wait the deadline leaves.
       const fitted = fit(hold.ms, hold.ms);
       const { event } = hold;
-      emit?.('delay' in event && fitted.ms !== hold.ms ? { ...event, delay: fitted.ms, at: env.now() + fitted.ms } : event);
+      emit?.('delay' in event && fitted.ms !== hold.ms ? { ...event, delay: fitted.ms, at: fitted.at } : event);
       await pause(fitted, everyWakes);
     }
     await holdWhileAsked(0, paused || pauses);
@@ -183,7 +195,7 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
         const floor = asked ? spread(asked, env.random(), policy.maxRetryAfter) : 0;
         const fitted = fit(Math.ceil(Math.max(delay, floor, slowdown)), floor);
         // The signal that spoke is named when the server's floor is what this wait is.
-        emit?.({ type: 'wait', delay: fitted.ms, at: env.now() + fitted.ms, ...(floor && floor >= delay && floor >= slowdown && { source: said!.source }) });
+        emit?.({ type: 'wait', delay: fitted.ms, at: fitted.at, ...(floor && floor >= delay && floor >= slowdown && { source: said!.source }) });
         await pause(fitted, wakes);
         continue;
       }
@@ -239,7 +251,7 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
         attempt,
         failures,
         delay,
-        at: env.now() + delay,
+        at: fitted.at,
         reason: decision.reason,
         ...(decision.status === undefined ? {} : { status: decision.status }),
         retryAfter: decision.retryAfter,

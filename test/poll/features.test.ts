@@ -57,6 +57,30 @@ describe('the feature contract: a feature joins the loop at its named points', (
     expect(server.requests).toHaveLength(3);
   });
 
+  it('waiting is told the very instant the wait event announced, however long the event listeners take', async () => {
+    // The tab that may take over and the checkpoint learn when the next attempt is due from `waiting`; the callers, from
+    // the event. They are one wait: a listener that takes 3 ms must not make the hooks hear of a later one.
+    server = await startServer(scripted([json(200, { status: 'a' }), json(503, {}), json(200, { status: 'done' })]));
+    const { clock, env } = recordingEnv({ random: 0 });
+    let slow = 0;
+    const told: number[] = [];
+    const announced: number[] = [];
+    const feature: PollFeature = { attach: () => ({ waiting: (at) => void told.push(at) }) };
+    await poll<Job>(`${server.url}/jobs/1`, {
+      isDone,
+      interval: 100,
+      use: [feature],
+      env: { ...env, now: () => clock.now() + slow },
+      onEvent: (event) => {
+        if (event.type !== 'wait' && event.type !== 'retry') return;
+        announced.push(event.at);
+        slow += 3;
+      },
+    });
+    expect(announced).toHaveLength(2);
+    expect(told).toEqual(announced);
+  });
+
   it('a hold of Infinity waits for its wake, and every feature is asked again after it', async () => {
     server = await startServer(scripted([json(200, { status: 'done' })]));
     let blocked = true;

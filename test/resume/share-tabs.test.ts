@@ -129,6 +129,28 @@ describe('checkpoint() before shareTabs(): the tab that takes over', () => {
     expect(events.map(described).slice(3)).toEqual(['request:1', 'response']);
     expect(store.entries.size).toBe(0);
   });
+  it("a timer that fires a millisecond early does not make the handover's wait a second one: the checkpoint's announced it", async () => {
+    // Node's and Chromium's timers may fire a millisecond before Date.now() says the time is up: the saved wait ends at
+    // T, the checkpoint's hold is over at T - 1, and the handover's (also until T) must not hold that 1 ms again.
+    server = await startServer((_req, res) => sendJson(res, 200, { n: 1, done: true }));
+    const url = `${server.url}/job`;
+    const clock = virtualClock();
+    const env = { ...clock.env(), setTimeout: (callback: () => void, ms: number) => clock.setTimeout(callback, Math.max(0, ms - 1)) };
+    const store = loggedStore();
+    store.entries.set('job', written(url, { notBefore: clock.now() + 5000 }));
+    const leader = otherTab(url);
+    const events: PollEvent[] = [];
+    const result = poll<Job>(url, { use: [checkpoint({ store, key: 'job' }), shareTabs()], interval: 1000, cooldown: false, env, isDone: (job) => job.done === true, onEvent: (e) => events.push(e) });
+    await until(() => locks.names.includes(nameOf(url)), 'this tab in the queue');
+    leader.channel.postMessage({ nextAt: clock.now() + 5000 });
+    await until(() => events.length === 1, 'the leader heard');
+    await clock.advance(1000);
+    leader.close();
+    await untilWithTimers(clock, () => events.some((e) => e.type === 'wait'), 'the takeover wait');
+    await clock.advance(4000);
+    expect(await result).toEqual({ n: 1, done: true });
+    expect(events.map(described)).toEqual(['share:follower', 'share:leader', 'wait:4000', 'request:1', 'response']);
+  });
 });
 
 describe('checkpoint() after a feature that shares the loop', () => {
