@@ -111,17 +111,18 @@ export function shareAcrossTabs<T>(share: TabShare<T>, apis: TabApis): void {
     setRole('leader');
     let finished = false;
     try {
+      // Yield once first: the last leader's final post may still be queued behind the lock it released.
+      await wait(env, 0, signal);
       // Keep the cadence across a handover: the first request goes out when the last leader's next one
       // was due (its interval, or a Retry-After, backoff or cooldown it was waiting out), else one
-      // interval after its last one, not at once.
+      // interval after its last one, not at once. Measured after the yield, however late it ran: the
+      // same instant as the last leader's, not as many ms later.
       const delay =
         nextAt !== undefined
           ? Math.max(0, Math.min(share.longestWait ?? Infinity, nextAt - env.now()))
           : lastSent === undefined
             ? 0
             : Math.max(0, Math.min(share.interval, lastSent + share.interval - env.now()));
-      // Even with no time left, yield once: the last leader's final post may still be queued behind the lock it released.
-      await wait(env, 0, signal);
       await share.lead(signal, delay, publish, schedule);
       finished = true;
     } finally {

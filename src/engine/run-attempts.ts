@@ -120,10 +120,11 @@ export async function runAttempts<T, R>(spec: AttemptSpec<T, R>): Promise<R> {
       emit?.(hold.event);
       await wait(env, Infinity, signal, [hold.wake!]);
     } else {
-      // A timed hold is the server's (a cooldown), a floor like a Retry-After: its event tells the wait the deadline leaves.
+      // A timed hold is the server's (a cooldown), a floor like a Retry-After: its event tells the wait the deadline leaves,
+      // ending at the instant the `waiting` hooks are told.
       const fitted = fit(hold.ms, hold.ms);
       const { event } = hold;
-      emit?.('delay' in event && fitted.ms !== hold.ms ? { ...event, delay: fitted.ms, at: fitted.at } : event);
+      emit?.('delay' in event ? { ...event, delay: fitted.ms, at: fitted.at } : event);
       await pause(fitted, everyWakes);
     }
     await holdWhileAsked(0, paused || pauses);

@@ -38,7 +38,8 @@ describe('the feature contract: a feature joins the loop at its named points', (
         };
       },
     };
-    const { env, delays } = recordingEnv({ random: 0 });
+    const { clock, env, delays } = recordingEnv({ random: 0 });
+    const started = clock.now();
     const events: PollEvent[] = [];
     await poll<Job>(`${server.url}/jobs/1`, { isDone, interval: 100, backoff: () => 50, use: [feature], env, onEvent: (e) => events.push(e) });
     expect(log).toEqual([
@@ -53,7 +54,8 @@ describe('the feature contract: a feature joins the loop at its named points', (
     ]);
     // The feature's hold (7), its pace of the interval (300), the retry decision's wait (100 + 50), untouched by pace.
     expect(delays).toEqual([7, 300, 150]);
-    expect(events[0]).toEqual({ type: 'wait', delay: 7, at: 0 });
+    // Its event, with the instant the hold ends as the engine fixed it (the one `waiting` hooks are told), not the hook's own.
+    expect(events[0]).toEqual({ type: 'wait', delay: 7, at: started + 7 });
     expect(server.requests).toHaveLength(3);
   });
 
@@ -65,7 +67,14 @@ describe('the feature contract: a feature joins the loop at its named points', (
     let slow = 0;
     const told: number[] = [];
     const announced: number[] = [];
-    const feature: PollFeature = { attach: () => ({ waiting: (at) => void told.push(at) }) };
+    let held = false;
+    const feature: PollFeature = {
+      attach: () => ({
+        // A feature's own hold (a checkpoint's saved wait, a handover's), its event's `at` reckoned by the feature.
+        hold: () => (held ? undefined : ((held = true), { event: { type: 'wait', delay: 7, at: 0 }, ms: 7 })),
+        waiting: (at) => void told.push(at),
+      }),
+    };
     await poll<Job>(`${server.url}/jobs/1`, {
       isDone,
       interval: 100,
@@ -77,7 +86,7 @@ describe('the feature contract: a feature joins the loop at its named points', (
         slow += 3;
       },
     });
-    expect(announced).toHaveLength(2);
+    expect(announced).toHaveLength(3);
     expect(told).toEqual(announced);
   });
 
