@@ -61,6 +61,30 @@ function otherTab(url: string): { channel: TrackedChannel; close(): void } {
   return { channel: new TrackedChannel(nameOf(url)), close: () => release() };
 }
 
+/**
+ * This tab and another one resumed a checkpoint whose saved wait ends at `due` (5 s from now); the other one leads,
+ * holding that wait (it told this tab its next request is due then), and closes 1 s in. `timers` stands in for
+ * the env's setTimeout (a busy tab's, a timer that fires early). Returns once the leader is gone.
+ */
+async function savedWaitTakeover(timers?: (clock: ReturnType<typeof virtualClock>) => (callback: () => void, ms: number) => unknown) {
+  server = await startServer((_req, res) => sendJson(res, 200, { n: 1, done: true }));
+  const url = `${server.url}/job`;
+  const clock = virtualClock();
+  const env = timers ? { ...clock.env(), setTimeout: timers(clock) } : clock.env();
+  const store = loggedStore();
+  const due = clock.now() + 5000;
+  store.entries.set('job', written(url, { notBefore: due }));
+  const leader = otherTab(url);
+  const events: PollEvent[] = [];
+  const result = poll<Job>(url, { use: [checkpoint({ store, key: 'job' }), shareTabs()], interval: 1000, cooldown: false, env, isDone: (job) => job.done === true, onEvent: (e) => events.push(e) });
+  await until(() => locks.names.includes(nameOf(url)), 'this tab in the queue');
+  leader.channel.postMessage({ nextAt: due });
+  await until(() => events.length === 1, 'the leader heard');
+  await clock.advance(1000);
+  leader.close();
+  return { clock, store, due, events, result, requests: server.requests };
+}
+
 describe('checkpoint() before shareTabs(): the tab that takes over', () => {
   it('saves the last body it was given (another tab polled it), not the one it found when it began, and without its validators', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, { n: 11, done: true }));
@@ -106,54 +130,28 @@ describe('checkpoint() before shareTabs(): the tab that takes over', () => {
   });
 
   it('waits out the saved wait once: its checkpoint holds it, and the handover ends at the same time (one wait, not two)', async () => {
-    server = await startServer((_req, res) => sendJson(res, 200, { n: 1, done: true }));
-    const url = `${server.url}/job`;
-    const clock = virtualClock();
-    const store = loggedStore();
-    // Both tabs resumed during a 5 s wait; the other one leads, holding it, and closes 1 s in.
-    store.entries.set('job', written(url, { notBefore: clock.now() + 5000 }));
-    const leader = otherTab(url);
-    const events: PollEvent[] = [];
-    const result = poll<Job>(url, { use: [checkpoint({ store, key: 'job' }), shareTabs()], interval: 1000, cooldown: false, env: clock.env(), isDone: (job) => job.done === true, onEvent: (e) => events.push(e) });
-    await until(() => locks.names.includes(nameOf(url)), 'this tab in the queue');
-    leader.channel.postMessage({ nextAt: clock.now() + 5000 });
-    await until(() => events.length === 1, 'the leader heard');
-    await clock.advance(1000);
-    leader.close();
+    const { clock, store, events, result, requests } = await savedWaitTakeover();
     await untilWithTimers(clock, () => events.some((e) => e.type === 'wait'), 'the takeover wait');
     expect(events.map(described)).toEqual(['share:follower', 'share:leader', 'wait:4000']);
     await clock.advance(3999);
-    expect(server.requests).toHaveLength(0);
+    expect(requests).toHaveLength(0);
     await clock.advance(1);
     expect(await result).toEqual({ n: 1, done: true });
     expect(events.map(described).slice(3)).toEqual(['request:1', 'response']);
     expect(store.entries.size).toBe(0);
   });
+
   it("a takeover whose first yield runs late still ends the handover's wait at the last leader's instant: one wait, not two", async () => {
     // A busy tab runs the takeover's 0 ms yield 5 ms late: the handover's wait must still end when the last leader said
     // its next request was due (T), as the checkpoint's does, not 5 ms after it (a second wait of 5 ms).
-    server = await startServer((_req, res) => sendJson(res, 200, { n: 1, done: true }));
-    const url = `${server.url}/job`;
-    const clock = virtualClock();
-    const env = { ...clock.env(), setTimeout: (callback: () => void, ms: number) => clock.setTimeout(callback, ms === 0 ? 5 : ms) };
-    const store = loggedStore();
-    const due = clock.now() + 5000;
-    store.entries.set('job', written(url, { notBefore: due }));
-    const leader = otherTab(url);
-    const events: PollEvent[] = [];
-    const result = poll<Job>(url, { use: [checkpoint({ store, key: 'job' }), shareTabs()], interval: 1000, cooldown: false, env, isDone: (job) => job.done === true, onEvent: (e) => events.push(e) });
-    await until(() => locks.names.includes(nameOf(url)), 'this tab in the queue');
-    leader.channel.postMessage({ nextAt: due });
-    await until(() => events.length === 1, 'the leader heard');
-    await clock.advance(1000);
-    leader.close();
+    const { clock, due, events, result, requests } = await savedWaitTakeover((clock) => (callback, ms) => clock.setTimeout(callback, ms === 0 ? 5 : ms));
     // The clock moves on a millisecond at a time until the takeover's wait begins: its yield runs 5 ms late.
     const waiting = (): boolean => events.some((e) => e.type === 'wait');
     await until(() => waiting() || (void clock.advance(1), false), 'the takeover wait');
     const [wait] = events.filter((e) => e.type === 'wait');
     expect(wait).toMatchObject({ at: due });
     await clock.advance(due - clock.now() - 1);
-    expect(server.requests).toHaveLength(0);
+    expect(requests).toHaveLength(0);
     await clock.advance(1);
     await until(() => events.some((e) => e.type === 'response') || events.filter((e) => e.type === 'wait').length > 1, 'the request, or a second wait');
     // One wait, the one that ended at `due`: then the request.
@@ -164,20 +162,7 @@ describe('checkpoint() before shareTabs(): the tab that takes over', () => {
   it("a timer that fires a millisecond early does not make the handover's wait a second one: the checkpoint's announced it", async () => {
     // Node's and Chromium's timers may fire a millisecond before Date.now() says the time is up: the saved wait ends at
     // T, the checkpoint's hold is over at T - 1, and the handover's (also until T) must not hold that 1 ms again.
-    server = await startServer((_req, res) => sendJson(res, 200, { n: 1, done: true }));
-    const url = `${server.url}/job`;
-    const clock = virtualClock();
-    const env = { ...clock.env(), setTimeout: (callback: () => void, ms: number) => clock.setTimeout(callback, Math.max(0, ms - 1)) };
-    const store = loggedStore();
-    store.entries.set('job', written(url, { notBefore: clock.now() + 5000 }));
-    const leader = otherTab(url);
-    const events: PollEvent[] = [];
-    const result = poll<Job>(url, { use: [checkpoint({ store, key: 'job' }), shareTabs()], interval: 1000, cooldown: false, env, isDone: (job) => job.done === true, onEvent: (e) => events.push(e) });
-    await until(() => locks.names.includes(nameOf(url)), 'this tab in the queue');
-    leader.channel.postMessage({ nextAt: clock.now() + 5000 });
-    await until(() => events.length === 1, 'the leader heard');
-    await clock.advance(1000);
-    leader.close();
+    const { clock, events, result } = await savedWaitTakeover((clock) => (callback, ms) => clock.setTimeout(callback, Math.max(0, ms - 1)));
     await untilWithTimers(clock, () => events.some((e) => e.type === 'wait'), 'the takeover wait');
     await clock.advance(4000);
     expect(await result).toEqual({ n: 1, done: true });
