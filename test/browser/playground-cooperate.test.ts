@@ -207,9 +207,11 @@ describe.skipIf(!requireOrSkip('chromium', 'the browser tests'))('the playground
     expect(before.sent).toBe(0);
     expect(before.updates.every((n) => n > 0 && n === before.updates[0])).toBe(true); // informed by the leader's broadcasts
 
-    const closedAt = Date.now();
     const atClose = requestsFor(id);
     await leader.page.close();
+    // Counted from the tab's end (its lock is released then), not from asking Playwright to close it: a loaded
+    // machine may take a second over that alone.
+    const closedAt = Date.now();
     await waitFor(
       async () => (await summaryOf(follower.page)).role === 'leader' && (await summaryOf(follower.page)).sent > 0 && requestsFor(id) > atClose,
       'the follower to lead and its requests to reach the API',
