@@ -1,5 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import { expect } from 'vitest';
 import type { Clock } from '../../src/index.js';
+import { sendJson, startServer, type SeenRequest, type TestServer } from '../helpers/server.js';
 
 /** A clock whose time moves only when the test says: timers fire in order of due time, none early. */
 export interface ManualClock extends Clock {
@@ -70,4 +72,20 @@ export function switchable(initiallyOn = false) {
       return () => void listeners.delete(listener);
     },
   };
+}
+
+/**
+ * An operation server: `POST /reports` is answered 202 with an Operation-Location (`/ops/1`) and a Retry-After of
+ * `startWait` s (none when undefined); the monitor answers `answers` in turn (the last again after them), and
+ * `GET /reports/1` the result, `{ rows: 42 }`.
+ */
+export async function operationServer(startWait: number | undefined, answers: readonly unknown[]): Promise<TestServer> {
+  let polls = 0;
+  return startServer((_req, res: ServerResponse, seen: SeenRequest) => {
+    const line = `${seen.method} ${seen.path}`;
+    if (line === 'POST /reports') return sendJson(res, 202, { status: 'NotStarted' }, { 'operation-location': '/ops/1', ...(startWait !== undefined && { 'retry-after': String(startWait) }) });
+    if (line === 'GET /ops/1') return sendJson(res, 200, answers[Math.min(polls++, answers.length - 1)]);
+    if (line === 'GET /reports/1') return sendJson(res, 200, { rows: 42 });
+    return sendJson(res, 404, {});
+  });
 }

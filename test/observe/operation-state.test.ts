@@ -1,10 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/index.js';
 import { createOperationState, type OperationSnapshot } from '../../src/observe/index.js';
 import { checkpoint, memoryStore } from '../../src/resume/index.js';
-import { sendJson, startServer, type SeenRequest, type TestServer } from '../helpers/server.js';
-import { manualClock, settle, until } from './helpers.js';
+import { sendJson, startServer, type TestServer } from '../helpers/server.js';
+import { manualClock, operationServer, settle, until } from './helpers.js';
 
 // createOperationState: pollOperation as a UI sees it, against a real node:http server (a start answered 202 with
 // an Operation-Location and a Retry-After, a monitor Running then Succeeded, a result), in an injected clock.
@@ -25,17 +24,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** An operation server: the start's 202 asks for `startWait` s, the monitor answers `answers` in turn, then the result. */
-async function operationServer(startWait: number, answers: Progress[]): Promise<TestServer> {
-  let polls = 0;
-  return startServer((_req: IncomingMessage, res: ServerResponse, seen: SeenRequest) => {
-    const line = `${seen.method} ${seen.path}`;
-    if (line === 'POST /reports') return sendJson(res, 202, { status: 'NotStarted' }, { 'operation-location': '/ops/1', 'retry-after': String(startWait) });
-    if (line === 'GET /ops/1') return sendJson(res, 200, answers[Math.min(polls++, answers.length - 1)]);
-    if (line === 'GET /reports/1') return sendJson(res, 200, { rows: 42 });
-    return sendJson(res, 404, {});
-  });
-}
 
 const lines = (s: TestServer): string[] => s.requests.map((r) => `${r.method} ${r.path}`);
 const brief = (s: OperationSnapshot<Report, Progress>) => [s.status, s.progress?.percent ?? '-', s.data?.rows ?? '-'];

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import type { ServerResponse } from 'node:http';
 import { cleanup, render, renderHook } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { usePollOperation } from '../../src/react/index.js';
 import { checkpoint, memoryStore } from '../../src/resume/index.js';
-import { sendJson, startServer, type SeenRequest, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { operationServer } from '../observe/helpers.js';
 import { advance, FAKE_TIMERS, paths, settle, until } from './helpers.js';
 
 // usePollOperation against a real node:http server, in fake time: a start answered 202 with an
@@ -33,21 +33,13 @@ afterEach(async () => {
   server = undefined;
 });
 
+
 /** The start's 202 asks for 2 s; the monitor answers Running at 40 %, then Succeeded; then the result. */
-async function operationServer(): Promise<TestServer> {
-  let polls = 0;
-  return startServer((_req, res: ServerResponse, seen: SeenRequest) => {
-    const line = `${seen.method} ${seen.path}`;
-    if (line === 'POST /reports') return sendJson(res, 202, {}, { 'operation-location': '/ops/1', 'retry-after': '2' });
-    if (line === 'GET /ops/1') return sendJson(res, 200, polls++ === 0 ? { status: 'Running', percent: 40 } : { status: 'Succeeded', resourceLocation: '/reports/1' });
-    if (line === 'GET /reports/1') return sendJson(res, 200, { rows: 42 });
-    return sendJson(res, 404, {});
-  });
-}
+const reportServer = (): Promise<TestServer> => operationServer(2, [{ status: 'Running', percent: 40 }, { status: 'Succeeded', resourceLocation: '/reports/1' }]);
 
 describe('usePollOperation against a real server, in fake time', () => {
   it("sends one start, waits the 202's Retry-After, shows the progress, then the result", async () => {
-    server = await operationServer();
+    server = await reportServer();
     const { result } = renderHook(() =>
       usePollOperation<Report, Progress>(`${server!.url}/reports`, { method: 'POST', body: '{"month":"2025-01"}', operation: { interval: 1000 } }),
     );
@@ -67,7 +59,7 @@ describe('usePollOperation against a real server, in fake time', () => {
   });
 
   it('a null url starts nothing; under <StrictMode> a mount sends one start; unmounting stops the polls', async () => {
-    server = await operationServer();
+    server = await reportServer();
     const idle = renderHook(() => usePollOperation(null, { method: 'POST' }));
     await settle();
     expect(idle.result.current.status).toBe('idle');
@@ -95,7 +87,7 @@ describe('usePollOperation against a real server, in fake time', () => {
   });
 
   it('remounted with a checkpoint (a reload), it continues at the monitor: one start in all', async () => {
-    server = await operationServer();
+    server = await reportServer();
     const store = memoryStore();
     const options = () => ({ method: 'POST', operation: { interval: 1000, idempotencyKey: true, resume: checkpoint({ store, key: 'report' }) } });
     const first = renderHook(() => usePollOperation<Report, Progress>(`${server!.url}/reports`, options()));

@@ -1,10 +1,9 @@
-import type { ServerResponse } from 'node:http';
 import { createSSRApp, defineComponent, effectScope, h } from 'vue';
 import { renderToString } from 'vue/server-renderer';
 import { afterEach, describe, expect, it } from 'vitest';
 import { usePollOperation } from '../../src/vue/index.js';
-import { sendJson, startServer, type SeenRequest, type TestServer } from '../helpers/server.js';
-import { settle, until } from '../observe/helpers.js';
+import type { TestServer } from '../helpers/server.js';
+import { operationServer, settle, until } from '../observe/helpers.js';
 
 // Vue's usePollOperation in Node, against a real node:http server: a start answered 202 with an
 // Operation-Location, a monitor Running then Succeeded, the result.
@@ -15,20 +14,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function operationServer(): Promise<TestServer> {
-  let polls = 0;
-  return startServer((_req, res: ServerResponse, seen: SeenRequest) => {
-    const line = `${seen.method} ${seen.path}`;
-    if (line === 'POST /reports') return sendJson(res, 202, {}, { 'operation-location': '/ops/1' });
-    if (line === 'GET /ops/1') return sendJson(res, 200, polls++ === 0 ? { status: 'Running', percent: 40 } : { status: 'Succeeded', resourceLocation: '/reports/1' });
-    if (line === 'GET /reports/1') return sendJson(res, 200, { rows: 42 });
-    return sendJson(res, 404, {});
-  });
-}
+
+/** The start's 202 names its monitor (no Retry-After); the monitor answers Running at 40 %, then Succeeded; then the result. */
+const reportServer = (): Promise<TestServer> => operationServer(undefined, [{ status: 'Running', percent: 40 }, { status: 'Succeeded', resourceLocation: '/reports/1' }]);
 
 describe('pollite/vue usePollOperation in Node', () => {
   it('server-rendered: idle, nothing sent', async () => {
-    server = await operationServer();
+    server = await reportServer();
     const url = `${server.url}/reports`;
     const App = defineComponent({
       setup() {
@@ -42,7 +34,7 @@ describe('pollite/vue usePollOperation in Node', () => {
   });
 
   it('in a scope: one start, the progress, then the result; stopping the scope stops it', async () => {
-    server = await operationServer();
+    server = await reportServer();
     const scope = effectScope();
     const progress: unknown[] = [];
     const report = scope.run(() =>
