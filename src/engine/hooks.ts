@@ -26,7 +26,12 @@ export interface PollAnswer {
 
 /** A reason a feature gives the loop to send nothing yet. */
 export interface Hold {
-  /** Emitted when the hold begins (a `pause`, a `cooldown`, a `wait`). */
+  /**
+   * Emitted when the hold begins (a `pause`, a `cooldown`, a `wait`). A
+   * timed one's `delay` and `at` are emitted as the engine fitted them: the
+   * wait the deadline leaves, ending at the instant every `waiting` hook is
+   * told (the ones given here are replaced).
+   */
   event: PollEvent;
   /** How long to hold, ms; `Infinity` holds until `wake` is ready (a pause). */
   ms: number;
